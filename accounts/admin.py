@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from accounts.models import ApiKey, User
+from accounts.services import create_api_key, revoke_api_key
+
+
+@admin.register(User)
+class NovaUserAdmin(UserAdmin):
+    list_display = ("username", "email", "is_staff", "is_active", "date_joined")
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = (
+        "prefix",
+        "name",
+        "user",
+        "detailed_logging",
+        "rpm_limit",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    list_filter = ("detailed_logging", "revoked_at")
+    search_fields = ("prefix", "name", "user__username")
+    list_select_related = ("user",)
+    raw_id_fields = ("user",)
+    # The digest is never useful to an operator and the raw key is never stored.
+    fields = (
+        "user",
+        "name",
+        "prefix",
+        "detailed_logging",
+        "rpm_limit",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
+    actions = ("revoke_keys",)
+
+    def save_model(self, request: HttpRequest, obj: ApiKey, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        issued = create_api_key(
+            user=obj.user,
+            name=obj.name,
+            detailed_logging=obj.detailed_logging,
+            rpm_limit=obj.rpm_limit,
+        )
+        obj.pk = issued.key.pk
+        obj.prefix = issued.key.prefix
+        messages.warning(
+            request, f"New key (copy it now, it will not be shown again): {issued.raw_key}"
+        )
+
+    @admin.action(description="Revoke selected keys")
+    def revoke_keys(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:
+        for key in queryset:
+            revoke_api_key(key=key)
+        self.message_user(request, f"Revoked {queryset.count()} key(s).")

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from accounts.models import User
+from accounts.services import create_api_key, create_user
+from billing.services import to_money, top_up
+from core.errors import ApiError
+
+
+class Command(BaseCommand):
+    help = "Create an API key for a user and print the raw key (shown only once)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("username")
+        parser.add_argument(
+            "--create-user", action="store_true", help="Create the user if missing."
+        )
+        parser.add_argument("--balance", help="Top the balance up by this amount (USD).")
+        parser.add_argument("--detailed-logging", action="store_true")
+        parser.add_argument("--rpm", type=int, default=60, help="Requests per minute (default 60).")
+        parser.add_argument("--name", default="", help="A label for the key.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        username: str = options["username"]
+        if options["rpm"] < 1:
+            raise CommandError("--rpm must be a positive integer.")
+        try:
+            amount = to_money(options["balance"]) if options["balance"] is not None else None
+        except ApiError as exc:
+            raise CommandError(f"--balance: {exc.message}") from exc
+        if amount is not None and amount < 0:
+            raise CommandError("--balance must not be negative.")
+        with transaction.atomic():
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                if not options["create_user"]:
+                    raise CommandError(
+                        f"User '{username}' does not exist (pass --create-user to create it)."
+                    )
+                user = create_user(username=username)
+            issued = create_api_key(
+                user=user,
+                name=options["name"],
+                detailed_logging=options["detailed_logging"],
+                rpm_limit=options["rpm"],
+            )
+            if amount:
+                top_up(user=user, amount=amount, note="create_api_key --balance")
+        self.stdout.write(issued.raw_key)

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from accounts.models import User
+from accounts.services import create_api_key, create_user
+from billing.selectors import get_balance
+from billing.services import to_money, top_up
+
+DEMO_USERNAME = "demo"
+
+
+class Command(BaseCommand):
+    help = "Create (or reuse) the demo user and print a new key with Detailed Logging on."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--balance", default="10.00", help="Minimum balance to ensure (USD).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            user = User.objects.filter(username=DEMO_USERNAME).first()
+            if user is None:
+                user = create_user(username=DEMO_USERNAME, password="demo-password-nova")
+            shortfall = to_money(options["balance"]) - get_balance(user)
+            if shortfall > 0:
+                top_up(user=user, amount=shortfall, note="seed_demo")
+            issued = create_api_key(user=user, name="demo", detailed_logging=True)
+        self.stdout.write(issued.raw_key)

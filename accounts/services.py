@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, User, digest_key
+from billing.models import Balance
+from core.errors import InvalidRequest, NotFound
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    key: ApiKey
+    raw_key: str  # shown once, never stored
+
+
+def create_user(*, username: str, password: str | None = None, email: str = "") -> User:
+    """A user with an empty balance row, so money services never race to create it."""
+    with transaction.atomic():
+        user = User(username=username, email=email)
+        if password:
+            user.set_password(password)
+        else:
+            user.set_unusable_password()
+        user.save()
+        Balance.objects.create(user=user)
+    return user
+
+
+def create_api_key(
+    *,
+    user: User,
+    name: str = "",
+    detailed_logging: bool = False,
+    rpm_limit: int = 60,
+) -> IssuedKey:
+    if rpm_limit < 1:
+        raise InvalidRequest("rpm_limit must be at least 1.", param="rpm_limit")
+    key = ApiKey(user=user, name=name[:100], detailed_logging=detailed_logging, rpm_limit=rpm_limit)
+    raw_key = key.set_new_key()
+    key.save()
+    return IssuedKey(key=key, raw_key=raw_key)
+
+
+def get_key_for(user: User, key_id: int | str) -> ApiKey:
+    """One of the user's own keys; NotFound for anyone else's (no existence leak)."""
+    try:
+        return ApiKey.objects.get(pk=int(key_id), user=user)
+    except (ApiKey.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFound("No such API key.") from exc
+
+
+def revoke_api_key(*, key: ApiKey) -> ApiKey:
+    key.revoke()
+    key.save(update_fields=["revoked_at"])
+    return key
+
+
+def update_api_key(
+    *, key: ApiKey, detailed_logging: bool | None = None, rpm_limit: int | None = None
+) -> ApiKey:
+    fields = []
+    if detailed_logging is not None:
+        key.detailed_logging = detailed_logging
+        fields.append("detailed_logging")
+    if rpm_limit is not None:
+        if rpm_limit < 1:
+            raise InvalidRequest("rpm_limit must be at least 1.", param="rpm_limit")
+        key.rpm_limit = rpm_limit
+        fields.append("rpm_limit")
+    if fields:
+        key.save(update_fields=fields)
+    return key
+
+
+def find_key_by_raw_or_prefix(value: str) -> ApiKey:
+    """A key by its raw value or its display prefix; NotFound unless exactly one matches."""
+    key = ApiKey.objects.filter(digest=digest_key(value)).first()
+    if key is not None:
+        return key
+    matches = list(ApiKey.objects.filter(prefix=value[:DISPLAY_PREFIX_LENGTH])[:2])
+    if len(value) < 8 or len(matches) != 1:
+        raise NotFound(f"No single API key matches '{value[:DISPLAY_PREFIX_LENGTH]}'.")
+    return matches[0]

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import URLPattern, path, reverse
+
+from accounts.models import User
+from billing.models import Balance, LedgerEntry, UsageRecord
+from billing.services import top_up
+from core.errors import ApiError
+
+
+class TopUpForm(forms.Form):
+    amount = forms.DecimalField(max_digits=20, decimal_places=8, min_value=Decimal("0.00000001"))
+    note = forms.CharField(max_length=200, required=False)
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Balance)
+class BalanceAdmin(_ReadOnly):
+    list_display = ("user", "amount", "updated_at")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    readonly_fields = ("user", "amount", "updated_at")
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path(
+                "<int:pk>/top-up/",
+                self.admin_site.admin_view(self.top_up_view),
+                name="billing_balance_topup",
+            ),
+            *super().get_urls(),
+        ]
+
+    def top_up_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Top-ups go through the top_up service, never by editing the balance."""
+        if not request.user.has_perm("billing.view_balance"):
+            return HttpResponseRedirect(reverse("admin:index"))
+        balance = get_object_or_404(Balance.objects.select_related("user"), pk=pk)
+        form = TopUpForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                top_up(
+                    user=balance.user,
+                    amount=form.cleaned_data["amount"],
+                    note=form.cleaned_data["note"] or "admin top-up",
+                    created_by=request.user if isinstance(request.user, User) else None,
+                )
+            except ApiError as exc:
+                form.add_error("amount", exc.message)
+            else:
+                messages.success(request, f"Topped up {balance.user}.")
+                return HttpResponseRedirect(reverse("admin:billing_balance_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "balance": balance,
+            "title": f"Top up {balance.user}",
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/billing/top_up.html", context)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        extra = {
+            **(extra_context or {}),
+            "top_up_url": reverse("admin:billing_balance_topup", args=[object_id]),
+        }
+        return super().change_view(request, object_id, form_url, extra)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(_ReadOnly):
+    list_display = ("created_at", "user", "kind", "amount", "balance_after", "note")
+    list_filter = ("kind", "created_at")
+    search_fields = ("user__username", "note")
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+
+
+@admin.register(UsageRecord)
+class UsageRecordAdmin(_ReadOnly):
+    list_display = (
+        "created_at",
+        "user",
+        "model_id",
+        "persona",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost",
+    )
+    list_filter = ("model_id", "created_at")
+    search_fields = ("user__username", "model_id")
+    list_select_related = ("user", "persona")
+    date_hierarchy = "created_at"

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+
+MAX_DIGITS = 20
+DECIMAL_PLACES = 8
+ZERO = Decimal("0.00000000")
+
+
+class Balance(models.Model):
+    """The user's prepaid balance in USD; changed only by billing services, under a row lock."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="balance"
+    )
+    amount = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES, default=ZERO)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.amount} USD"
+
+
+class UsageRecord(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="usage_records"
+    )
+    api_key = models.ForeignKey(
+        "accounts.ApiKey", on_delete=models.SET_NULL, null=True, blank=True, related_name="usage"
+    )
+    model_id = models.CharField(max_length=100)
+    persona = models.ForeignKey(
+        "personas.Persona", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    conversation = models.ForeignKey(
+        "conversations.Conversation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="usage_records",
+    )
+    prompt_tokens = models.PositiveIntegerField()
+    completion_tokens = models.PositiveIntegerField()
+    cost = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="usage_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.model_id} {self.prompt_tokens}+{self.completion_tokens} = {self.cost}"
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class LedgerEntry(models.Model):
+    """An immutable movement of money; the entries of a user always sum to the balance."""
+
+    class Kind(models.TextChoices):
+        TOPUP = "topup", "Top-up"
+        CHARGE = "charge", "Charge"
+        ADJUSTMENT = "adjustment", "Adjustment"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger_entries"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.DecimalField(
+        max_digits=MAX_DIGITS,
+        decimal_places=DECIMAL_PLACES,
+        help_text="Signed: charges are negative.",
+    )
+    balance_after = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES)
+    note = models.CharField(max_length=200, blank=True, default="")
+    usage = models.OneToOneField(
+        UsageRecord, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entry"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["user", "-created_at"], name="ledger_user_created")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["topup", "charge", "adjustment"]),
+                name="ledger_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="topup") | models.Q(amount__gt=0),
+                name="ledger_topup_positive",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="charge") | models.Q(amount__lte=0),
+                name="ledger_charge_not_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount}"

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts.urls import web_urls as accounts_web_urls
+from billing.urls import web_urls as billing_web_urls
+from chat.urls import api_urls as chat_api_urls
+from chat.urls import web_urls as chat_web_urls
+from conversations.urls import api_urls as conversations_api_urls
+from conversations.urls import web_urls as conversations_web_urls
+from core import views as core_views
+from moderation.urls import api_urls as moderation_api_urls
+from personas.urls import api_urls as personas_api_urls
+from personas.urls import web_urls as personas_web_urls
+
+v1_urls = [*personas_api_urls, *chat_api_urls, *moderation_api_urls]
+
+urlpatterns = [
+    path("healthz", core_views.healthz, name="healthz"),
+    path("readyz", core_views.readyz, name="readyz"),
+    re_path(r"^api/schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^api/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Contract §1: every API resource under both prefixes.
+    path("v1/", include(v1_urls)),
+    path("api/v1/", include(v1_urls)),
+    path("nova-api/v1/", include(conversations_api_urls)),
+    path("api/nova-api/v1/", include(conversations_api_urls)),
+    # Anything else under an API prefix is a JSON 404 (contract §3), key or no key.
+    re_path(r"^(?:api|v1|nova-api)(?:/.*)?$", core_views.api_not_found),
+    path("admin/", admin.site.urls),
+    path("", include((accounts_web_urls, "accounts"))),
+    path("", include((billing_web_urls, "billing"))),
+    path("personas/", include((personas_web_urls, "personas"))),
+    path("", include((chat_web_urls, "chat"))),
+    path("conversations/", include((conversations_web_urls, "conversations"))),
+]
+
+handler404 = "core.views.handler404"
+handler500 = "core.views.handler500"

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from core.models import TimestampedModel
+
+TITLE_MAX_LENGTH = 200
+
+
+class Conversation(TimestampedModel):
+    class Mode(models.TextChoices):
+        CHAT = "chat", "Web chat"
+        AGENTS = "agents", "Web agent"
+        PERSONAL = "personal", "Personal AI"
+        API = "api", "API chat"
+        API_AGENTS = "api_agents", "API agent"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
+    )
+    api_key = models.ForeignKey(
+        "accounts.ApiKey", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    mode = models.CharField(max_length=20, choices=Mode.choices)
+    persona = models.ForeignKey(
+        "personas.Persona", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    model_id = models.CharField(max_length=100, blank=True, default="")
+    title = models.CharField(max_length=TITLE_MAX_LENGTH, blank=True, default="")
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-updated_at", "-id"], name="conv_user_updated"),
+            models.Index(
+                fields=["user", "mode", "-updated_at", "-id"], name="conv_user_mode_updated"
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(mode__in=["chat", "agents", "personal", "api", "api_agents"]),
+                name="conversation_mode_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"conv_{self.pk}: {self.title}"
+
+    @property
+    def public_id(self) -> str:
+        return f"conv_{self.pk}"
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        SYSTEM = "system", "System"
+        USER = "user", "User"
+        ASSISTANT = "assistant", "Assistant"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    content = models.TextField(blank=True, default="")
+    model = models.CharField(max_length=100, blank=True, default="")
+    prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
+    completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["conversation", "id"], name="message_conv_id")]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.content[:40]}"

@@ -1,0 +1,255 @@
+"""Nova's one error vocabulary and the contract §3 envelope.
+
+Services raise these exceptions; DRF views, plain views and the middleware all render
+them through :func:`error_response`, so every API error has the same shape.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+
+logger = logging.getLogger(__name__)
+
+SERVER_ERROR_MESSAGE = "The server had an error while processing your request."
+
+
+class ErrorBody(TypedDict):
+    message: str
+    type: str
+    param: str | None
+    code: str | None
+
+
+class ErrorEnvelope(TypedDict):
+    error: ErrorBody
+
+
+class ApiError(Exception):
+    status = 400
+    type = "invalid_request_error"
+    code: str | None = "invalid_value"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        param: str | None = None,
+        code: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+        if code is not None:
+            self.code = code
+        self.headers: dict[str, str] = dict(headers or {})
+
+    def envelope(self) -> ErrorEnvelope:
+        return envelope(self.message, type=self.type, param=self.param, code=self.code)
+
+
+class InvalidRequest(ApiError):
+    pass
+
+
+class AuthenticationError(ApiError):
+    status = 401
+    type = "authentication_error"
+    code = "invalid_api_key"
+
+    def __init__(self, message: str = "Invalid API key.", **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.headers.setdefault("WWW-Authenticate", "Bearer")
+
+
+class InsufficientQuota(ApiError):
+    status = 402
+    type = "insufficient_quota"
+    code = "insufficient_quota"
+
+
+class PermissionDenied(ApiError):
+    status = 403
+    type = "permission_error"
+    code = "permission_denied"
+
+
+class NotFound(ApiError):
+    status = 404
+    type = "not_found_error"
+    code = "not_found"
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+    code = "method_not_allowed"
+
+
+class UnsupportedMediaType(ApiError):
+    status = 415
+    code = "unsupported_media_type"
+
+
+class RateLimited(ApiError):
+    status = 429
+    type = "rate_limit_error"
+    code = "rate_limit_exceeded"
+
+    def __init__(self, message: str, *, retry_after: int, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.headers.setdefault("Retry-After", str(max(1, int(retry_after))))
+
+
+class ServerError(ApiError):
+    status = 500
+    type = "server_error"
+    code = "internal_error"
+
+
+class ServiceUnavailable(ApiError):
+    status = 503
+    type = "server_error"
+    code = "service_unavailable"
+
+
+class UpstreamError(ApiError):
+    status = 502
+    type = "upstream_error"
+    code = "upstream_error"
+
+
+class UpstreamTimeout(UpstreamError):
+    status = 504
+    code = "upstream_timeout"
+
+
+def envelope(
+    message: str, *, type: str, param: str | None = None, code: str | None = None
+) -> ErrorEnvelope:
+    return {"error": {"message": message, "type": type, "param": param, "code": code}}
+
+
+def error_response(error: ApiError) -> JsonResponse:
+    response = JsonResponse(error.envelope(), status=error.status)
+    for name, value in error.headers.items():
+        response[name] = value
+    return response
+
+
+def _first_error(detail: Any, path: str = "") -> tuple[str | None, str, str | None]:
+    """Walk DRF's nested error detail to its first leaf: (param path, message, code)."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            if key == "non_field_errors":
+                _, message, code = _first_error(value, "")
+                return (path or None), message, code
+            if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+                child = f"{path}[{key}]"
+            else:
+                child = f"{path}.{key}" if path else str(key)
+            return _first_error(value, child)
+        return (path or None), "Invalid request.", "invalid_value"
+    if isinstance(detail, Sequence) and not isinstance(detail, str):
+        for index, value in enumerate(detail):
+            if isinstance(value, Mapping | list) and value:
+                return _first_error(value, f"{path}[{index}]")
+            if isinstance(value, Mapping | list):
+                continue
+            return _first_error(value, path)
+        return (path or None), "Invalid request.", "invalid_value"
+    code = getattr(detail, "code", None)
+    return (path or None), str(detail), _normalise_code(code)
+
+
+_CODE_MAP = {
+    "required": "missing_required_parameter",
+    "null": "invalid_value",
+    "blank": "invalid_value",
+    "invalid": "invalid_value",
+    "max_length": "invalid_value",
+    "min_length": "invalid_value",
+    "max_value": "invalid_value",
+    "min_value": "invalid_value",
+    "invalid_choice": "invalid_value",
+    "not_a_list": "invalid_type",
+    "not_a_dict": "invalid_type",
+    "empty": "invalid_value",
+    "does_not_exist": "invalid_value",
+    "incorrect_type": "invalid_type",
+}
+
+
+def _normalise_code(code: str | None) -> str:
+    if not code:
+        return "invalid_value"
+    return _CODE_MAP.get(code, code)
+
+
+def from_drf_exception(exc: Exception) -> ApiError | None:
+    """Translate DRF's and Django's exceptions into ours; None for unknown ones."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, drf_exceptions.ValidationError):
+        param, message, code = _first_error(exc.detail)
+        if param and not message.lower().startswith(param.split(".")[-1].split("[")[0].lower()):
+            message = f"{param}: {message}"
+        return InvalidRequest(message, param=param, code=code)
+    if isinstance(exc, drf_exceptions.ParseError):
+        return InvalidRequest(
+            "The request body is not valid JSON.", code="invalid_json", param=None
+        )
+    if isinstance(exc, drf_exceptions.UnsupportedMediaType):
+        return UnsupportedMediaType(
+            "Unsupported content type: send the body as application/json.",
+            param=None,
+        )
+    if isinstance(exc, drf_exceptions.MethodNotAllowed):
+        return MethodNotAllowed(str(exc.detail))
+    if isinstance(exc, drf_exceptions.NotAuthenticated):
+        return AuthenticationError(
+            "Missing API key: send it as 'Authorization: Bearer sk-...'.",
+            code="missing_api_key",
+        )
+    if isinstance(exc, drf_exceptions.AuthenticationFailed):
+        return AuthenticationError(str(exc.detail))
+    if isinstance(exc, drf_exceptions.PermissionDenied):
+        return PermissionDenied(str(exc.detail))
+    if isinstance(exc, drf_exceptions.NotFound | Http404):
+        return NotFound("Not found.")
+    if isinstance(exc, drf_exceptions.Throttled):
+        return RateLimited("Rate limit exceeded.", retry_after=int(getattr(exc, "wait", None) or 1))
+    if isinstance(exc, drf_exceptions.APIException):
+        error = ApiError(str(exc.detail), code=exc.default_code)
+        error.status = exc.status_code
+        if exc.status_code >= 500:
+            return ServerError(SERVER_ERROR_MESSAGE)
+        return error
+    return None
+
+
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
+    """DRF EXCEPTION_HANDLER: DRF's own handling first (rollback, headers), then the envelope."""
+    # Imported here: rest_framework.views imports the authentication classes, which import us.
+    from rest_framework.views import exception_handler as drf_exception_handler
+    from rest_framework.views import set_rollback
+
+    drf_response = drf_exception_handler(exc, dict(context))
+    error = from_drf_exception(exc)
+    if error is None:
+        logger.exception("Unhandled error in API view", exc_info=exc)
+        error = ServerError(SERVER_ERROR_MESSAGE)
+    set_rollback()
+    response = Response(error.envelope(), status=error.status)
+    if drf_response is not None:
+        for name in ("WWW-Authenticate", "Retry-After", "Allow"):
+            if name in drf_response:
+                response[name] = drf_response[name]
+    for name, value in error.headers.items():
+        response[name] = value
+    return response

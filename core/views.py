@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.csrf import csrf_failure as django_csrf_failure
+from django.views.decorators.csrf import csrf_exempt
+
+from core.errors import NotFound, PermissionDenied, ServerError, error_response
+from core.middleware import is_api_path
+
+logger = logging.getLogger(__name__)
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request: HttpRequest) -> JsonResponse:
+    checks: dict[str, str] = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception:
+        logger.warning("readiness: database unreachable", exc_info=True)
+        checks["database"] = "unavailable"
+    try:
+        cache.set("readyz", "1", 5)
+        checks["cache"] = "ok" if cache.get("readyz") == "1" else "unavailable"
+    except Exception:
+        logger.warning("readiness: cache unreachable", exc_info=True)
+        checks["cache"] = "unavailable"
+    ready = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503
+    )
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    """Unknown routes under the API prefixes: 404 whether or not a key was sent (contract §3)."""
+    return error_response(NotFound(f"Unknown API route: {request.method} {request.path}"))
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if is_api_path(request.path):
+        return api_not_found(request)
+    return render(request, "404.html", status=404)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    if is_api_path(request.path):
+        return error_response(ServerError("The server had an error while processing your request."))
+    return render(request, "500.html", status=500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    if is_api_path(request.path):
+        return error_response(PermissionDenied("CSRF verification failed."))
+    return django_csrf_failure(request, reason=reason)

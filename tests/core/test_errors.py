@@ -1,0 +1,121 @@
+"""Contract §3: every API error is the JSON envelope, with the right status and param."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.core.urls_for_tests import ERRORS
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests")]
+
+# Every API operation that exists: (method, path). Later issues add theirs here.
+API_OPERATIONS: list[tuple[str, str]] = [
+    ("get", "/v1/_probe/whoami"),
+]
+
+
+def assert_envelope(response: Any, status: int, type_: str, code: str | None = None) -> dict:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"message", "type", "param", "code"}
+    assert body["error"]["type"] == type_
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    if code is not None:
+        assert body["error"]["code"] == code
+    return body["error"]
+
+
+@pytest.mark.parametrize("prefix", ["", "/api"])
+@pytest.mark.parametrize(("method", "path"), API_OPERATIONS)
+def test_missing_key_is_401_with_bearer_challenge(
+    anon_client: APIClient, method: str, path: str, prefix: str
+) -> None:
+    response = getattr(anon_client, method)(prefix + path if prefix else path)
+    if prefix and path.startswith("/v1/_probe"):
+        return  # probe views exist only under /v1
+    error = assert_envelope(response, 401, "authentication_error")
+    assert response["WWW-Authenticate"] == "Bearer"
+    assert error["param"] is None
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Bearer sk-unknownkeyunknownkeyunknownkeyunknownkey123",
+        "Bearer not-a-key",
+        "Basic dXNlcjpwYXNz",
+        "Bearer",
+        "sk-missing-scheme-missing-scheme-missing-scheme",
+    ],
+)
+def test_malformed_or_unknown_key_is_401(anon_client: APIClient, header: str) -> None:
+    response = anon_client.get("/v1/_probe/whoami", HTTP_AUTHORIZATION=header)
+    assert_envelope(response, 401, "authentication_error")
+    assert response["WWW-Authenticate"] == "Bearer"
+
+
+@pytest.mark.parametrize("path", ["/v1/nope", "/api/v1/nope", "/nova-api/v1/nope", "/api/x", "/v1"])
+def test_unknown_route_is_json_404_with_or_without_key(
+    anon_client: APIClient, api_client: APIClient, path: str
+) -> None:
+    for client in (anon_client, api_client):
+        assert_envelope(client.get(path), 404, "not_found_error", "not_found")
+        assert_envelope(client.post(path, "{", content_type="application/json"), 404, "not_found_error")
+
+
+def test_malformed_json_is_400_invalid_json(api_client: APIClient) -> None:
+    response = api_client.post("/v1/_probe/whoami", "{not json", content_type="application/json")
+    error = assert_envelope(response, 400, "invalid_request_error", "invalid_json")
+    assert error["param"] is None
+
+
+def test_wrong_content_type_is_415(api_client: APIClient) -> None:
+    response = api_client.post("/v1/_probe/whoami", "a=1", content_type="application/x-www-form-urlencoded")
+    assert_envelope(response, 415, "invalid_request_error", "unsupported_media_type")
+
+
+def test_wrong_method_is_405(api_client: APIClient) -> None:
+    response = api_client.delete("/v1/_probe/whoami")
+    assert_envelope(response, 405, "invalid_request_error", "method_not_allowed")
+
+
+def test_unhandled_exception_in_api_view_is_500_without_internals(api_client: APIClient) -> None:
+    api_client.raise_request_exception = False  # type: ignore[attr-defined]
+    response = api_client.get("/v1/_probe/boom")
+    error = assert_envelope(response, 500, "server_error")
+    assert "secret" not in response.content.decode()
+    assert "Traceback" not in response.content.decode()
+    assert error["code"] == "internal_error"
+
+
+def test_unhandled_exception_in_plain_api_view_is_json_500(client: Any) -> None:
+    client.raise_request_exception = False
+    response = client.get("/v1/_probe/plain-boom")
+    assert_envelope(response, 500, "server_error")
+    assert "secret" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("status", "type_"),
+    [
+        (402, "insufficient_quota"),
+        (403, "permission_error"),
+        (502, "upstream_error"),
+        (503, "server_error"),
+        (504, "upstream_error"),
+    ],
+)
+def test_service_errors_render_the_envelope(api_client: APIClient, status: int, type_: str) -> None:
+    error = assert_envelope(api_client.get(f"/v1/_probe/raise/{status}"), status, type_)
+    assert error["message"] == ERRORS[status].message
+
+
+def test_dashboard_404_stays_html(client: Any) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")

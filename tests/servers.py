@@ -1,0 +1,88 @@
+"""Start real Nova server processes (daphne) on loopback for end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_database_url() -> str:
+    """DATABASE_URL of the database the current test run uses (created by pytest-django)."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+@contextmanager
+def running_nova(
+    extra_env: Mapping[str, str] | None = None, *, port: int | None = None
+) -> Iterator[str]:
+    """A daphne process serving Nova on the test database; yields its base URL."""
+    port = port or free_port()
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "DEBUG": "true", **(extra_env or {})}
+    env.setdefault("SECRET_KEY", str(settings.SECRET_KEY))
+    env["API_KEY_HASH_SECRET"] = str(settings.API_KEY_HASH_SECRET)
+    env.setdefault("MODELS_FILE", str(settings.MODELS_FILE))
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (outlives this block: closed in finally)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"daphne exited: {log.read().decode()[-2000:]}")
+            try:
+                if httpx.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("daphne did not start within 30 s")
+            time.sleep(0.1)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
