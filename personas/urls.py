@@ -1,6 +1,8 @@
+"""Personas routes: the API lives in api.py, the dashboard in views.py; each owns its list."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from personas.api import api_urls
+from personas.views import web_urls
 
-api_urls: list[URLPattern | URLResolver] = []
-web_urls: list[URLPattern | URLResolver] = []
+__all__ = ["api_urls", "web_urls"]
