@@ -1,0 +1,112 @@
+"""Reads of personas and training data that encode who may see what (contract §4, §5).
+
+Visibility: a persona is visible to a user when it is public or the user owns it. Anything
+else answers exactly like a missing persona (404), so ids of private personas do not leak.
+Managing training data needs ownership on top: a persona the caller can see but does not own
+(someone else's public persona, or a built-in) is a 403.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from core.errors import NotFound, PermissionDenied
+from personas.models import Persona, TrainingDataItem
+
+__all__ = [
+    "get_owned_persona_for",
+    "get_persona_for",
+    "get_training_item_for",
+    "parse_id",
+    "personas_visible_to",
+    "training_items_for",
+]
+
+# Ids are BigAutoFields: anything larger cannot exist, and PostgreSQL would reject the literal.
+_MAX_ID = 2**63 - 1
+_DIGITS = re.compile(r"^[0-9]{1,19}$")
+
+
+def parse_id(value: Any) -> int | None:
+    """A positive database id from a path segment or JSON value; None when it cannot be one.
+
+    Only ASCII digits are accepted (``int()`` would also take "١" or " 7 ") and booleans are
+    not integers here.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and _DIGITS.match(value):
+        number = int(value)
+    else:
+        return None
+    return number if 0 < number <= _MAX_ID else None
+
+
+def _user_id(user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return int(user.pk)
+
+
+def personas_visible_to(user: Any) -> QuerySet[Persona]:
+    """Every public persona plus the user's own private ones, ordered by id.
+
+    Each row carries ``has_training_data`` (an EXISTS subquery, so listing costs one query
+    whatever the number of rows). An anonymous user sees the public personas only.
+    """
+    user_id = _user_id(user)
+    visible = Q(is_public=True)
+    if user_id is not None:
+        visible |= Q(owner_id=user_id)
+    return (
+        Persona.objects.filter(visible)
+        .annotate(
+            has_training_data=Exists(TrainingDataItem.objects.filter(persona_id=OuterRef("pk")))
+        )
+        .order_by("id")
+    )
+
+
+def get_persona_for(user: Any, persona_id: Any) -> Persona:
+    """The persona with this id if ``user`` may see it.
+
+    Raises NotFound when the id is malformed, when there is no such persona and when it is
+    private to someone else: the three cases are indistinguishable on purpose (contract §4).
+    The message names only the id the caller sent.
+    """
+    pk = parse_id(persona_id)
+    persona = personas_visible_to(user).filter(pk=pk).first() if pk is not None else None
+    if persona is None:
+        raise NotFound(f"No persona with id {str(persona_id)[:40]!r}.")
+    return persona
+
+
+def get_owned_persona_for(user: Any, persona_id: Any) -> Persona:
+    """The persona if ``user`` owns it: what every training-data operation requires.
+
+    Raises NotFound as :func:`get_persona_for` does, and PermissionDenied (403) when the
+    persona is visible but not the user's: someone else's public persona or a built-in.
+    """
+    persona = get_persona_for(user, persona_id)
+    if persona.owner_id is None or persona.owner_id != _user_id(user):
+        raise PermissionDenied("Only the persona's owner can read or change its training data.")
+    return persona
+
+
+def training_items_for(persona: Persona) -> QuerySet[TrainingDataItem]:
+    """The persona's training data in id order (the order it was added)."""
+    return TrainingDataItem.objects.filter(persona_id=persona.pk).order_by("id")
+
+
+def get_training_item_for(persona: Persona, data_id: Any) -> TrainingDataItem:
+    """The item with this id if it belongs to ``persona``; NotFound otherwise (or malformed)."""
+    pk = parse_id(data_id)
+    item = training_items_for(persona).filter(pk=pk).first() if pk is not None else None
+    if item is None:
+        raise NotFound(f"No training data item with id {str(data_id)[:40]!r} for this persona.")
+    return item

@@ -1,0 +1,360 @@
+"""Every write to personas and their training data, and the rules those writes obey.
+
+The API, the dashboard, the admin and the ``create_persona`` command all call these functions,
+so the rules of contract §5 (and the persona field rules) live here once. A rule broken raises
+``core.errors.InvalidRequest`` whose ``param`` names the field as the API reports it (``name``,
+``default_temperature``, ``type``, ``content``, ``title``, ``metadata``, ``metadata.question``);
+a form can attach the message to the field of the same name.
+
+Cache invalidation
+------------------
+A rendered persona (its system prompt with the training data) may be cached by its readers.
+Every write here bumps the persona's *cache version* after the transaction commits:
+
+* :func:`persona_cache_version` returns an opaque token for a persona. Read it **before**
+  loading the persona from the database and put it in every cache key derived from the
+  persona, e.g. ``f"persona:{pk}:{version}:prompt:{model_id}"``.
+* Writes delete the version key on commit (:func:`invalidate_persona_cache`), so the next reader
+  gets a new token and never sees an entry computed from older data. A reader that raced a
+  write stores its stale result under the old token, which nobody reads again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from accounts.models import User
+from chat.catalog import get_catalog
+from core.errors import InvalidRequest
+from personas.models import (
+    CONTENT_MAX_LENGTH,
+    DEFAULT_MODEL_ID,
+    TITLE_MAX_LENGTH,
+    Persona,
+    TrainingDataItem,
+)
+
+__all__ = [
+    "METADATA_MAX_LENGTH",
+    "add_training_item",
+    "clean_persona_fields",
+    "create_persona",
+    "delete_persona",
+    "delete_training_item",
+    "invalidate_persona_cache",
+    "persona_cache_key",
+    "persona_cache_version",
+    "set_persona_visibility",
+    "update_persona",
+    "update_training_item",
+    "validate_training_item",
+]
+
+logger = logging.getLogger(__name__)
+
+NAME_MAX_LENGTH = 100
+DESCRIPTION_MAX_LENGTH = 500
+CATEGORY_MAX_LENGTH = 50
+SYSTEM_PROMPT_MAX_LENGTH = 50_000
+# Metadata is free-form but not unbounded: at most this many characters as compact JSON.
+METADATA_MAX_LENGTH = 10_000
+TRAINING_TYPES = tuple(TrainingDataItem.Type.values)
+
+_PERSONA_FIELDS = (
+    "name",
+    "description",
+    "category",
+    "system_prompt",
+    "default_model",
+    "default_temperature",
+    "is_public",
+)
+
+
+class _Unset:
+    """Marks an argument the caller did not pass (None is a value for title and metadata)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+# --- Cache versions ---
+
+
+def persona_cache_key(persona_id: int) -> str:
+    """The cache key holding the persona's current cache version."""
+    return f"persona:{int(persona_id)}:v"
+
+
+def persona_cache_version(persona_id: int) -> str:
+    """An opaque token that changes after every committed write to the persona or its data.
+
+    Read it before loading the persona. If the cache is unreachable a fresh token is returned,
+    which simply makes every derived key a miss.
+    """
+    key = persona_cache_key(persona_id)
+    try:
+        version = cache.get(key)
+        if version is None:
+            cache.add(key, uuid.uuid4().hex, timeout=None)
+            version = cache.get(key)
+    except Exception:
+        logger.warning("persona cache unreachable", exc_info=True)
+        version = None
+    return str(version) if version is not None else uuid.uuid4().hex
+
+
+def invalidate_persona_cache(persona_id: int) -> None:
+    """Drop the persona's cache version once the current transaction commits."""
+    key = persona_cache_key(persona_id)
+    # robust: a cache outage after the commit must not turn a saved write into a 500.
+    transaction.on_commit(lambda: cache.delete(key), robust=True)
+
+
+# --- Validation ---
+
+
+def _string(value: Any, param: str, *, max_length: int, blank: bool, strip: bool) -> str:
+    if not isinstance(value, str):
+        raise InvalidRequest(f"{param} must be a string.", param=param, code="invalid_type")
+    if "\x00" in value:
+        raise InvalidRequest(f"{param} must not contain NUL characters.", param=param)
+    if strip:
+        value = value.strip()
+    if not blank and not value.strip():
+        raise InvalidRequest(f"{param} must not be blank.", param=param)
+    if len(value) > max_length:
+        raise InvalidRequest(
+            f"{param} must be at most {max_length:,} characters (got {len(value):,}).",
+            param=param,
+        )
+    return value
+
+
+def _clean_persona_field(field: str, value: Any) -> Any:
+    if field == "name":
+        return _string(value, field, max_length=NAME_MAX_LENGTH, blank=False, strip=True)
+    if field == "description":
+        return _string(value, field, max_length=DESCRIPTION_MAX_LENGTH, blank=True, strip=True)
+    if field == "category":
+        return _string(value, field, max_length=CATEGORY_MAX_LENGTH, blank=True, strip=True)
+    if field == "system_prompt":
+        return _string(value, field, max_length=SYSTEM_PROMPT_MAX_LENGTH, blank=False, strip=False)
+    if field == "default_model":
+        if not isinstance(value, str) or value not in get_catalog():
+            choices = ", ".join(get_catalog().ids())
+            raise InvalidRequest(
+                f"default_model must be one of the catalog's models: {choices}.",
+                param="default_model",
+            )
+        return value
+    if field == "default_temperature":
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or not 0 <= value <= 2
+        ):
+            raise InvalidRequest(
+                "default_temperature must be a number between 0 and 2.",
+                param="default_temperature",
+            )
+        return float(value)
+    if field == "is_public":
+        if not isinstance(value, bool):
+            raise InvalidRequest("is_public must be a boolean.", param="is_public")
+        return value
+    raise InvalidRequest(f"Unknown persona field {field!r}.", param=field)
+
+
+def clean_persona_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Check and normalise persona fields (any subset); InvalidRequest on the first bad one.
+
+    name 1-100 characters, description up to 500, category up to 50 (all stripped);
+    system_prompt non-blank; default_model a catalog id; default_temperature 0..2.
+    """
+    return {field: _clean_persona_field(field, fields[field]) for field in fields}
+
+
+def validate_training_item(
+    *, type: Any, content: Any, title: Any = "", metadata: Any = None
+) -> tuple[str, str, str, dict[str, Any]]:
+    """Check one training-data item as it will be stored (contract §5).
+
+    Returns the normalised ``(type, content, title, metadata)``: a None title becomes "" and
+    None metadata {}. Raises InvalidRequest with ``param`` ``type``, ``content``, ``title``,
+    ``metadata`` or ``metadata.question``, checked in that order.
+    """
+    if not isinstance(type, str) or type not in TRAINING_TYPES:
+        raise InvalidRequest(f"type must be one of: {', '.join(TRAINING_TYPES)}.", param="type")
+    content = _string(content, "content", max_length=CONTENT_MAX_LENGTH, blank=False, strip=False)
+    title = "" if title is None else title
+    title = _string(title, "title", max_length=TITLE_MAX_LENGTH, blank=True, strip=True)
+    metadata = {} if metadata is None else metadata
+    if not isinstance(metadata, dict):
+        raise InvalidRequest(
+            "metadata must be a JSON object.", param="metadata", code="invalid_type"
+        )
+    encoded = json.dumps(metadata, separators=(",", ":"), ensure_ascii=False)
+    if len(encoded) > METADATA_MAX_LENGTH:
+        raise InvalidRequest(
+            f"metadata must be at most {METADATA_MAX_LENGTH:,} characters as JSON.",
+            param="metadata",
+        )
+    # PostgreSQL's jsonb cannot store U+0000; refuse it instead of failing on save.
+    if "\\u0000" in json.dumps(metadata):
+        raise InvalidRequest("metadata must not contain NUL characters.", param="metadata")
+    if type == TrainingDataItem.Type.QA_PAIR:
+        question = metadata.get("question")
+        if not isinstance(question, str) or not question.strip():
+            raise InvalidRequest(
+                "A qa_pair needs metadata.question: the question, as a non-blank string.",
+                param="metadata.question",
+            )
+    return type, content, title, metadata
+
+
+# --- Personas ---
+
+
+def create_persona(
+    *,
+    owner: User,
+    name: str,
+    description: str,
+    system_prompt: str,
+    category: str = "general",
+    default_model: str = DEFAULT_MODEL_ID,
+    default_temperature: float = 0.7,
+    is_public: bool = False,
+) -> Persona:
+    """A new persona owned by ``owner`` (personas without an owner are the built-ins only)."""
+    fields = clean_persona_fields(
+        {
+            "name": name,
+            "description": description,
+            "category": category,
+            "system_prompt": system_prompt,
+            "default_model": default_model,
+            "default_temperature": default_temperature,
+            "is_public": is_public,
+        }
+    )
+    with transaction.atomic():
+        persona = Persona.objects.create(owner=owner, **fields)
+        invalidate_persona_cache(persona.pk)
+    return persona
+
+
+def update_persona(*, persona: Persona, **fields: Any) -> Persona:
+    """Change any of name, description, category, system_prompt, default_model,
+    default_temperature and is_public. A built-in persona cannot be made private."""
+    unknown = sorted(set(fields) - set(_PERSONA_FIELDS))
+    if unknown:
+        raise TypeError(f"update_persona() got unexpected fields: {', '.join(unknown)}")
+    cleaned = clean_persona_fields(fields)
+    if persona.owner_id is None and cleaned.get("is_public") is False:
+        raise InvalidRequest("A built-in persona is always public.", param="is_public")
+    with transaction.atomic():
+        for field, value in cleaned.items():
+            setattr(persona, field, value)
+        persona.save(update_fields=[*cleaned, "updated_at"])
+        invalidate_persona_cache(persona.pk)
+    return persona
+
+
+def set_persona_visibility(*, persona: Persona, is_public: bool) -> Persona:
+    """Make a persona public or private (operators, through the admin)."""
+    return update_persona(persona=persona, is_public=is_public)
+
+
+def delete_persona(*, persona: Persona) -> None:
+    """Delete the persona and its training data (usage records keep a null persona)."""
+    persona_id = persona.pk
+    with transaction.atomic():
+        persona.delete()
+        invalidate_persona_cache(persona_id)
+
+
+# --- Training data ---
+
+
+def add_training_item(
+    *,
+    persona: Persona,
+    type: str,
+    content: str,
+    title: str | None = "",
+    metadata: dict[str, Any] | None = None,
+) -> TrainingDataItem:
+    """Add an item to the persona. The caller has checked ownership (selectors)."""
+    type, content, title, metadata = validate_training_item(
+        type=type, content=content, title=title, metadata=metadata
+    )
+    with transaction.atomic():
+        item = TrainingDataItem.objects.create(
+            persona=persona, type=type, content=content, title=title, metadata=metadata
+        )
+        invalidate_persona_cache(persona.pk)
+    return item
+
+
+def update_training_item(
+    *,
+    item: TrainingDataItem,
+    type: Any = UNSET,
+    content: Any = UNSET,
+    title: Any = UNSET,
+    metadata: Any = UNSET,
+    replace: bool = False,
+) -> TrainingDataItem:
+    """Change an item. By default a partial update (PATCH): omitted fields keep their value.
+
+    With ``replace=True`` (PUT) the item is replaced: ``type`` and ``content`` are required,
+    an omitted ``title`` becomes "" and an omitted ``metadata`` {}. Either way the resulting
+    item is validated as a whole, so a PATCH that turns an item into a qa_pair needs
+    ``metadata.question`` too.
+    """
+    if replace:
+        if type is UNSET:
+            raise InvalidRequest(
+                "type is required.", param="type", code="missing_required_parameter"
+            )
+        if content is UNSET:
+            raise InvalidRequest(
+                "content is required.", param="content", code="missing_required_parameter"
+            )
+        title = "" if title is UNSET else title
+        metadata = {} if metadata is UNSET else metadata
+    new_type, new_content, new_title, new_metadata = validate_training_item(
+        type=item.type if type is UNSET else type,
+        content=item.content if content is UNSET else content,
+        title=item.title if title is UNSET else title,
+        metadata=item.metadata if metadata is UNSET else metadata,
+    )
+    with transaction.atomic():
+        item.type = new_type
+        item.content = new_content
+        item.title = new_title
+        item.metadata = new_metadata
+        item.save(update_fields=["type", "content", "title", "metadata", "updated_at"])
+        invalidate_persona_cache(item.persona_id)
+    return item
+
+
+def delete_training_item(*, item: TrainingDataItem) -> None:
+    persona_id = item.persona_id
+    with transaction.atomic():
+        item.delete()
+        invalidate_persona_cache(persona_id)
