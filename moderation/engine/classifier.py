@@ -1,0 +1,229 @@
+"""The learned classifier: linear heads over word and character n-grams.
+
+Features (computed in pure Python, identically at training and inference time):
+
+* word unigrams and bigrams of the normalised text, and character n-grams (2-5) inside word
+  boundaries, each block weighted by sublinear TF x IDF and L2-normalised;
+* lexicon features (log counts of profanity, slurs, sexual terms ...; see `lexicon.py`).
+
+Each head (one per category, plus "ANY" for "any category") is a logistic regression whose
+weights live in a JSON artifact (float32 arrays, base64), so inference needs only numpy.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .lexicon import LEXICON_FEATURES
+
+ARTIFACT_PATH = Path(__file__).resolve().parent / "artifacts" / "classifier.json"
+ANY = "ANY"
+# Categories the dev file labels; "any category" means any of these.
+LEARNED_CATEGORIES: tuple[str, ...] = (
+    "SEXUAL",
+    "HATE_SPEECH",
+    "VIOLENCE",
+    "HARASSMENT",
+    "SELF_HARM",
+    "CHILD_SAFETY",
+)
+
+_WORD = re.compile(r"[a-z][a-z0-9']*|\d+")
+_CHAR_TOKEN = re.compile(r"\S+")
+CHAR_MIN, CHAR_MAX = 2, 5
+MAX_CHARS = 20_000  # longer texts are classified on their head and tail
+
+
+def word_ngrams(text: str) -> Counter[str]:
+    words = _WORD.findall(text)
+    grams: Counter[str] = Counter(words)
+    grams.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+    return grams
+
+
+def char_ngrams(text: str) -> Counter[str]:
+    grams: Counter[str] = Counter()
+    for token in _CHAR_TOKEN.findall(text):
+        padded = f" {token} "
+        size = len(padded)
+        for n in range(CHAR_MIN, CHAR_MAX + 1):
+            if n > size:
+                break
+            grams.update(padded[i : i + n] for i in range(size - n + 1))
+    return grams
+
+
+def lexicon_vector(text: str) -> list[float]:
+    values: list[float] = []
+    words = max(len(text.split()), 1)
+    for pattern in LEXICON_FEATURES.values():
+        count = len(pattern.findall(text))
+        values.append(math.log1p(count))
+        values.append(min(count / words * 10.0, 3.0))
+    return values
+
+
+LEXICON_DIM = 2 * len(LEXICON_FEATURES)
+
+
+def clip(text: str) -> str:
+    if len(text) <= MAX_CHARS:
+        return text
+    half = MAX_CHARS // 2
+    return text[:half] + " " + text[-half:]
+
+
+@dataclass
+class Vocabulary:
+    """The n-gram -> column mapping and IDF weights of one feature block."""
+
+    index: dict[str, int]
+    idf: npt.NDArray[np.float32]
+
+    def weigh(self, grams: Counter[str]) -> tuple[list[int], list[float]]:
+        cols: list[int] = []
+        vals: list[float] = []
+        for gram, count in grams.items():
+            col = self.index.get(gram)
+            if col is not None:
+                cols.append(col)
+                vals.append((1.0 + math.log(count)) * float(self.idf[col]))
+        norm = math.sqrt(sum(v * v for v in vals))
+        if norm:
+            vals = [v / norm for v in vals]
+        return cols, vals
+
+
+@dataclass
+class Featurizer:
+    words: Vocabulary
+    chars: Vocabulary
+    char_weight: float = 1.0
+    lexicon_weight: float = 0.3
+
+    @property
+    def dim(self) -> int:
+        return len(self.words.index) + len(self.chars.index) + LEXICON_DIM
+
+    def sparse_row(self, normalized: str) -> tuple[list[int], list[float]]:
+        text = clip(normalized)
+        w_cols, w_vals = self.words.weigh(word_ngrams(text))
+        c_cols, c_vals = self.chars.weigh(char_ngrams(text))
+        offset = len(self.words.index)
+        cols = w_cols + [offset + c for c in c_cols]
+        vals = w_vals + [v * self.char_weight for v in c_vals]
+        offset += len(self.chars.index)
+        for i, value in enumerate(lexicon_vector(text)):
+            if value:
+                cols.append(offset + i)
+                vals.append(value * self.lexicon_weight)
+        return cols, vals
+
+
+def encode_array(values: npt.NDArray[Any]) -> str:
+    return base64.b64encode(np.ascontiguousarray(values, dtype="<f4").tobytes()).decode("ascii")
+
+
+def decode_array(data: str) -> npt.NDArray[np.float32]:
+    return np.frombuffer(base64.b64decode(data), dtype="<f4").astype(np.float32)
+
+
+@dataclass
+class Model:
+    featurizer: Featurizer
+    heads: tuple[str, ...]
+    weights: npt.NDArray[np.float32]  # (dim, heads)
+    intercepts: npt.NDArray[np.float32]  # (heads,)
+    thresholds: dict[str, float]
+    meta: dict[str, Any]
+
+    def predict(self, normalized: str) -> dict[str, float]:
+        """Probability per head for one normalised text."""
+        cols, vals = self.featurizer.sparse_row(normalized)
+        if cols:
+            logits = np.asarray(vals, dtype=np.float32) @ self.weights[cols] + self.intercepts
+        else:
+            logits = self.intercepts.copy()
+        probs = 1.0 / (1.0 + np.exp(-np.clip(logits, -30.0, 30.0)))
+        return {head: float(p) for head, p in zip(self.heads, probs, strict=True)}
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.featurizer
+        return {
+            "format": "nova-moderation-linear/1",
+            "meta": self.meta,
+            "heads": list(self.heads),
+            "thresholds": {k: round(v, 4) for k, v in sorted(self.thresholds.items())},
+            "char_weight": f.char_weight,
+            "lexicon_weight": f.lexicon_weight,
+            "lexicon_features": list(LEXICON_FEATURES),
+            "word_vocab": sorted(f.words.index, key=f.words.index.__getitem__),
+            "word_idf": encode_array(f.words.idf),
+            "char_vocab": sorted(f.chars.index, key=f.chars.index.__getitem__),
+            "char_idf": encode_array(f.chars.idf),
+            "intercepts": encode_array(self.intercepts),
+            "weights": encode_array(self.weights),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Model:
+        if data.get("format") != "nova-moderation-linear/1":
+            raise ValueError("unknown moderation artifact format")
+        if data["lexicon_features"] != list(LEXICON_FEATURES):
+            raise ValueError("artifact was trained with a different lexicon; retrain it")
+        words = Vocabulary(
+            {g: i for i, g in enumerate(data["word_vocab"])}, decode_array(data["word_idf"])
+        )
+        chars = Vocabulary(
+            {g: i for i, g in enumerate(data["char_vocab"])}, decode_array(data["char_idf"])
+        )
+        featurizer = Featurizer(words, chars, data["char_weight"], data["lexicon_weight"])
+        heads = tuple(data["heads"])
+        weights = decode_array(data["weights"]).reshape(featurizer.dim, len(heads))
+        return cls(
+            featurizer=featurizer,
+            heads=heads,
+            weights=weights,
+            intercepts=decode_array(data["intercepts"]),
+            thresholds={k: float(v) for k, v in data["thresholds"].items()},
+            meta=dict(data.get("meta", {})),
+        )
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+        path.write_text(text + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Model:
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+_override: Model | None = None
+
+
+@lru_cache(maxsize=1)
+def _shipped_model() -> Model:
+    return Model.load(ARTIFACT_PATH)
+
+
+def get_model() -> Model:
+    """The model in use: the shipped artifact, unless `use_model()` swapped it (CV, tests)."""
+    return _override if _override is not None else _shipped_model()
+
+
+def use_model(model: Model | None) -> None:
+    """Swap the model the engine uses (None restores the shipped artifact)."""
+    global _override
+    _override = model

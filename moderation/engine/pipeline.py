@@ -1,0 +1,352 @@
+"""`moderate()`: normalise, classify, run the rules, apply policies and instructions, escalate."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import classifier, rules
+from .escalation import (
+    CATEGORY_PRIORITY,
+    TERROR_THREAT,
+    VIOLENCE_PLANNING,
+    apply_escalation,
+)
+from .normalize import normalize
+from .policies import Instructions, compile_policy, parse_instructions, parse_policies, policy_breached
+from .verdict import POLICY_VERSION, SCORED_CATEGORIES, SEVERITIES, Usage, Verdict, count_tokens
+
+# Built-in action per category (before escalation). PROFANITY alone is only logged.
+BASE_ACTION: dict[str, str] = {
+    "PROFANITY": "LOG_ONLY",
+    "SPAM": "BLOCK",
+    "PII": "REDACT",
+    "HARASSMENT": "BLOCK",
+    "SEXUAL": "BLOCK",
+    "HATE_SPEECH": "BLOCK",
+    "SELF_HARM": "ESCALATE",
+    "VIOLENCE": "BLOCK",
+    "ILLEGAL": "BLOCK",
+    "EXTREMISM": "ESCALATE",
+    "CHILD_SAFETY": "BANNED",
+}
+BASE_SEVERITY: dict[str, str] = {
+    "PROFANITY": "LOW",
+    "SPAM": "LOW",
+    "PII": "MEDIUM",
+    "HARASSMENT": "MEDIUM",
+    "SEXUAL": "MEDIUM",
+    "HATE_SPEECH": "HIGH",
+    "SELF_HARM": "HIGH",
+    "VIOLENCE": "MEDIUM",
+    "ILLEGAL": "HIGH",
+    "EXTREMISM": "HIGH",
+    "CHILD_SAFETY": "CRITICAL",
+}
+_LEARNED_REASON: dict[str, str] = {
+    "SEXUAL": "Sexually explicit content.",
+    "HATE_SPEECH": "Hateful content targeting a protected group.",
+    "VIOLENCE": "Violent or graphic content.",
+    "HARASSMENT": "Harassing or abusive content.",
+    "SELF_HARM": "Content about self-harm or suicide; offer support resources.",
+    "CHILD_SAFETY": "Sexual content that may involve a minor; needs human review.",
+}
+# Signals whose detection escalates to human review.
+_REVIEW_SIGNALS = frozenset({"THREAT", "EXTREMIST_RECRUITMENT", "WEAPONS_INSTRUCTIONS"})
+_BORDERLINE = 0.8  # fraction of the threshold from which a safe verdict is uncertain
+
+
+@dataclass
+class _Flag:
+    category: str
+    severity: str
+    score: float
+    reasons: list[str] = field(default_factory=list)
+    signals: list[str] = field(default_factory=list)
+    learned_only: bool = True
+    spans: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+def _max_severity(a: str, b: str) -> str:
+    return a if SEVERITIES.index(a) >= SEVERITIES.index(b) else b
+
+
+def _raise(severity: str, cap: str = "HIGH") -> str:
+    up = SEVERITIES[min(SEVERITIES.index(severity) + 1, len(SEVERITIES) - 1)]
+    return up if SEVERITIES.index(up) <= SEVERITIES.index(cap) else severity
+
+
+def unsafe_score(probs: dict[str, float]) -> float:
+    """The "any category" score: the ANY head averaged with the strongest category head."""
+    strongest = max(probs[c] for c in classifier.LEARNED_CATEGORIES)
+    return (probs[classifier.ANY] + strongest) / 2
+
+
+def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
+    out = {}
+    for head, value in model.thresholds.items():
+        scaled = value * instr.threshold_factor
+        out[head] = min(max(instr.thresholds.get(head, scaled), 0.01), 0.99)
+    return out
+
+
+def moderate(content: str, policy: str | None = None, instructions: str | None = None) -> Verdict:
+    """Assess `content` and return a verdict with the escalation rules applied.
+
+    `policy` holds custom rules, one `#policy <n>: <description>` per line (PolicyParseError on
+    a bad line); they are checked on top of the built-in policy. `instructions` is free text;
+    the forms the engine understands are listed in `policies.py`.
+    """
+    policies = parse_policies(policy) if policy else []
+    instr = parse_instructions(instructions)
+    normalized = normalize(content)
+    model = classifier.get_model()
+    probs = model.predict(normalized)
+    thresholds = _thresholds(model, instr)
+    hints = rules.context_hints(content, normalized)
+    findings = rules.run_rules(content, normalized, probs["SEXUAL"])
+
+    flags: dict[str, _Flag] = {}
+
+    def flag(category: str, severity: str, score: float, reason: str, signals: list[str]) -> _Flag:
+        current = flags.get(category)
+        if current is None:
+            current = flags[category] = _Flag(category, severity, score)
+        current.severity = _max_severity(current.severity, severity)
+        current.score = max(current.score, score)
+        if reason and reason not in current.reasons:
+            current.reasons.append(reason)
+        current.signals += [s for s in signals if s not in current.signals]
+        return current
+
+    # Learned categories: flagged only when the "any category" score crosses its threshold.
+    any_score = unsafe_score(probs)
+    any_threshold = thresholds[classifier.ANY]
+    learned_hit = any_score >= any_threshold
+    minors = bool(rules.lexicon.MINOR_RE.search(normalized) or rules._AGE.search(normalized))
+    if learned_hit:
+        ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
+        top = max(ratios, key=lambda c: (ratios[c], c))
+        for category in classifier.LEARNED_CATEGORIES:
+            if category != top and ratios[category] < 1.0:
+                continue
+            target = category
+            if category == "CHILD_SAFETY" and not (minors and not hints.education):
+                # A learned child-safety score without any minor in the text: adult sexual
+                # content, sent to human review rather than auto-banned.
+                target = "SEXUAL"
+            severity = BASE_SEVERITY[target]
+            if probs[category] >= 0.9 and target != "CHILD_SAFETY":
+                severity = _raise(severity)
+            flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
+
+    for finding in findings:
+        f = flag(finding.category, finding.severity, finding.score, finding.reason, list(finding.signals))
+        f.learned_only = False
+        f.spans += list(finding.spans)
+
+    for term, category in instr.terms:
+        if re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", normalized):
+            f = flag(
+                category,
+                BASE_SEVERITY[category],
+                0.9,
+                f"Mentions '{term}', which the instructions treat as {category}.",
+                [category],
+            )
+            f.learned_only = False
+
+    # Context that makes a flag doubtful.
+    ambiguity = "NONE"
+    soften: set[str] = set()
+    for category, f in flags.items():
+        if category in ("PII", "SPAM", "PROFANITY"):
+            continue
+        quoted = hints.quoted and (hints.condemning or hints.news or category == "HATE_SPEECH")
+        reporting = hints.news or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
+        recovering = hints.recovery and category == "SELF_HARM"
+        if quoted:
+            ambiguity = "QUOTED_CONTENT"
+        elif hints.satire:
+            ambiguity = "SATIRE" if ambiguity == "NONE" else ambiguity
+        elif (reporting or recovering) and f.learned_only:
+            ambiguity = "CONTEXT_MISSING" if ambiguity == "NONE" else ambiguity
+        else:
+            continue
+        if quoted or ((reporting or recovering) and f.learned_only):
+            soften.add(category)
+    for category in soften:
+        f = flags[category]
+        # Reported or quoted violence is not a live threat: no zero-tolerance outcome.
+        f.signals = [s for s in f.signals if s not in (TERROR_THREAT, VIOLENCE_PLANNING)]
+        if category == "CHILD_SAFETY":
+            f.signals = [s for s in f.signals if s not in ("CHILD_SAFETY", "MINOR_SEXUAL")]
+            flags.pop(category)
+            flag("SEXUAL", "MEDIUM", f.score, _LEARNED_REASON["CHILD_SAFETY"], ["SEXUAL"])
+            soften.add("SEXUAL")
+        elif f.severity == "CRITICAL":
+            f.severity = "HIGH"
+
+    for category in instr.allowed:
+        flags.pop(category, None)
+    shouting = False
+    if "SPAM" in flags and flags["SPAM"].signals == ["SHOUTING"]:
+        # Capitals alone are a minor signal, not spam.
+        shouting = True
+        flags.pop("SPAM")
+
+    # Custom policies.
+    breached: list[str] = []
+    policy_signals: list[str] = []
+    detected = set(flags)
+    has_links = bool(rules._URL.search(content))
+    for p in policies:
+        matcher = compile_policy(p)
+        if policy_breached(matcher, normalized, detected, has_links):
+            breached.append(f"policy {p.number} ({p.description})")
+            policy_signals.append(p.signal)
+            f = flag(matcher.category, "MEDIUM", 0.85, "", [])
+            f.learned_only = False
+            soften.discard(matcher.category)
+            if matcher.category == "PROFANITY":
+                instr.blocked.add("PROFANITY")
+
+    scores = _scores(probs, findings, flags)
+    usage = Usage(
+        prompt_tokens=count_tokens(content)
+        + (count_tokens(policy) if policy else 0)
+        + (count_tokens(instructions) if instructions else 0),
+        completion_tokens=0,
+    )
+    if not flags:
+        return apply_escalation(_safe_verdict(any_score, any_threshold, hints, shouting, scores, usage, instr))
+
+    primary = max(
+        flags.values(),
+        key=lambda f: (
+            f.category not in soften,
+            SEVERITIES.index(f.severity),
+            -CATEGORY_PRIORITY.index(f.category),
+        ),
+    )
+    ordered = [primary] + sorted(
+        (f for f in flags.values() if f is not primary),
+        key=lambda f: CATEGORY_PRIORITY.index(f.category),
+    )
+    signals: list[str] = []
+    for f in ordered:
+        for s in [f.category, *f.signals]:
+            if s not in signals:
+                signals.append(s)
+    if shouting:
+        signals.append("SHOUTING")
+    signals += policy_signals
+
+    category = primary.category
+    severity = primary.severity
+    action = BASE_ACTION[category]
+    if category in instr.blocked and action in ("LOG_ONLY", "ALLOW"):
+        action = "BLOCK"
+    if category == "VIOLENCE" and "THREAT" in signals and category not in soften:
+        severity = _max_severity(severity, "HIGH")
+    escalate = bool(_REVIEW_SIGNALS.intersection(signals)) and category not in soften
+    if category in soften:
+        action = "LOG_ONLY" if ambiguity != "SATIRE" else "ESCALATE"
+        severity = "LOW" if action == "LOG_ONLY" else severity
+    elif escalate and action == "BLOCK":
+        action = "ESCALATE"
+
+    reasons = [r for f in ordered for r in f.reasons]
+    if breached:
+        reasons.insert(0, "Breaks custom " + "; ".join(breached) + ".")
+    if ambiguity != "NONE":
+        reasons.append(_AMBIGUITY_NOTE[ambiguity])
+    if instr.applied:
+        reasons.append("Instructions applied: " + ", ".join(instr.applied) + ".")
+
+    if primary.learned_only:
+        span = max(1.0 - any_threshold, 1e-6)
+        confidence = 0.5 + 0.5 * min(max((any_score - any_threshold) / span, 0.0), 1.0)
+        if any_score < any_threshold + 0.1 * span:
+            ambiguity = "MIXED_SIGNALS" if ambiguity == "NONE" else ambiguity
+    else:
+        confidence = primary.score
+    if len({f.category for f in flags.values()} - {"PROFANITY", "PII", "SPAM"}) >= 3:
+        ambiguity = "MIXED_SIGNALS" if ambiguity == "NONE" else ambiguity
+
+    redacted = None
+    if action == "REDACT":
+        pii_spans = flags["PII"].spans if "PII" in flags else []
+        redacted = rules.redact(content, pii_spans)
+
+    verdict = Verdict(
+        category=category,
+        severity=severity,
+        action=action,
+        reason=" ".join(reasons),
+        confidence=min(max(confidence, 0.0), 0.99),
+        uncertainty_flag=ambiguity != "NONE",
+        ambiguity_reason=ambiguity,
+        escalation_required=escalate or action == "ESCALATE",
+        detected_signals=tuple(signals),
+        policy_version=POLICY_VERSION,
+        usage=usage,
+        scores=scores,
+        redacted_content=redacted,
+    )
+    return apply_escalation(verdict)
+
+
+_AMBIGUITY_NOTE = {
+    "QUOTED_CONTENT": "The flagged words may be quoted or reported rather than meant.",
+    "SATIRE": "The text may be satire or a joke.",
+    "CONTEXT_MISSING": "The context (news, education, recovery) may make this acceptable.",
+    "MIXED_SIGNALS": "Signals are mixed; a human should confirm.",
+}
+
+
+def _safe_verdict(
+    any_score: float,
+    any_threshold: float,
+    hints: rules.ContextHints,
+    shouting: bool,
+    scores: dict[str, float],
+    usage: Usage,
+    instr: Instructions,
+) -> Verdict:
+    ratio = any_score / any_threshold if any_threshold else 0.0
+    confidence = min(max(1.0 - 0.5 * ratio, 0.5), 0.99)
+    ambiguity = "NONE"
+    if ratio >= _BORDERLINE:
+        ambiguity = "CONTEXT_MISSING" if hints.short else "MIXED_SIGNALS"
+    reason = "No policy violation detected."
+    if ambiguity != "NONE":
+        reason = "No policy violation detected, but the text is close to the threshold."
+    if shouting:
+        reason += " Written in capitals."
+    if instr.applied:
+        reason += " Instructions applied: " + ", ".join(instr.applied) + "."
+    return Verdict(
+        confidence=confidence,
+        uncertainty_flag=ambiguity != "NONE",
+        ambiguity_reason=ambiguity,
+        reason=reason,
+        scores=scores,
+        usage=usage,
+        policy_version=POLICY_VERSION,
+    )
+
+
+def _scores(
+    probs: dict[str, float], findings: list[rules.Finding], flags: dict[str, _Flag]
+) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for category in SCORED_CATEGORIES:
+        value = probs.get(category, 0.0)
+        for finding in findings:
+            if finding.category == category and finding.signals != ("SHOUTING",):
+                value = max(value, finding.score)
+        if category in flags:
+            value = max(value, flags[category].score)
+        scores[category] = round(value, 4)
+    return scores

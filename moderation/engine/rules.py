@@ -1,0 +1,1017 @@
+"""Rule-based detectors for what a few hundred labelled rows cannot teach.
+
+Each detector looks for one thing and returns `Finding`s: personal data (validated), spam,
+profanity and insults, threats and violence planning, extremist praise and recruitment, trade in
+illegal goods, self-harm intent, slurs and dehumanisation, and minors in a sexual context.
+`context_hints()` spots what makes a flag doubtful (quotes, satire, news, education, recovery).
+
+Detectors take the normalised text (see `normalize.py`) except PII and shouting, which need the
+original characters (digits, case, offsets for redaction).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import phonenumbers
+from stdnum import iban as std_iban
+from stdnum import luhn
+from stdnum.br import cpf as std_cpf
+from stdnum.ca import sin as std_sin
+from stdnum.es import dni as std_dni
+from stdnum.in_ import aadhaar as std_aadhaar
+from stdnum.us import ssn as std_ssn
+
+from . import lexicon
+from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
+
+
+@dataclass(frozen=True)
+class Finding:
+    category: str
+    signals: tuple[str, ...]
+    severity: str
+    score: float
+    reason: str
+    spans: tuple[tuple[int, int, str], ...] = ()  # (start, end, mask) in the original text
+
+
+# --- PII ---------------------------------------------------------------------------------
+
+_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}\b")
+_PLACEHOLDER_DOMAINS = re.compile(
+    r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|invalid|test|localhost))$",
+    re.IGNORECASE,
+)
+_ALL_X = re.compile(r"^[xX*#._-]+$")
+_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_SSN_DASHED = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_NINE_DIGITS = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
+_SSN_CONTEXT = re.compile(r"\b(?:ssn|social security|social sec)\b", re.IGNORECASE)
+_NINO = re.compile(
+    r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"
+)
+_NINO_CONTEXT = re.compile(r"\b(?:ni|nino|national insurance)\b", re.IGNORECASE)
+_AADHAAR = re.compile(r"(?<!\d)\d{4} \d{4} \d{4}(?!\d)|(?<!\d)\d{12}(?!\d)")
+_AADHAAR_CONTEXT = re.compile(r"\b(?:aadhaar|aadhar|uidai|uid)\b", re.IGNORECASE)
+_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+_DNI = re.compile(r"(?<![\w])\d{8}-?[A-HJ-NP-TV-Z](?![\w])")
+_SIN = re.compile(r"(?<![\d-])\d{3}[ -]\d{3}[ -]\d{3}(?![\d-])")
+_SIN_CONTEXT = re.compile(r"\b(?:sin|social insurance)\b", re.IGNORECASE)
+_PASSPORT = re.compile(
+    r"\bpassport(?: number| no\.?| num| #|#)?\s*(?:is|:|=)?\s*([A-Z0-9]{7,9})\b", re.IGNORECASE
+)
+_ADDRESS = re.compile(
+    r"\b(?:i live at|lives at|my address is|home address is|address:|live on|living at|"
+    r"address is)\s+(\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|"
+    r"Drive|Dr|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)",
+    re.IGNORECASE,
+)
+_PHONE_CONTEXT = re.compile(
+    r"\b(?:call|phone|tel|mobile|cell|number|text|txt|whatsapp|reach me|contact|sms|ring)\b",
+    re.IGNORECASE,
+)
+_PHONE_REGIONS = ("US", "GB", "IN", "DE", "FR", "AU")
+_CARD_PREFIX = re.compile(
+    r"^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:2[2-9]|[3-6]\d|7[01])\d{13}|2720\d{12}|"
+    r"3[47]\d{13}|3(?:0[0-5]|[68]\d)\d{11,16}|6(?:011|5\d\d|4[4-9]\d)\d{12,15}|"
+    r"35(?:2[89]|[3-8]\d)\d{12,15}|62\d{14,17})$"
+)
+
+
+def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in taken)
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def _is_placeholder_number(digits: str) -> bool:
+    """Digit runs used as placeholders: 0000000, 1234567890, 555-01xx fiction numbers."""
+    return (
+        len(set(digits)) == 1
+        or digits in "012345678901234567890123456789"
+        or digits in "987654321098765432109876543210"
+    )
+
+
+def detect_pii(text: str) -> list[Finding]:
+    """Validated personal data in `text` (original characters), with spans to mask."""
+    found: list[tuple[int, int, str, str]] = []  # start, end, mask, signal
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, mask: str, signal: str) -> None:
+        if not _overlaps((start, end), taken):
+            taken.append((start, end))
+            found.append((start, end, mask, signal))
+
+    for m in _EMAIL.finditer(text):
+        local, _, domain = m.group(0).partition("@")
+        if _PLACEHOLDER_DOMAINS.search(m.group(0)) or _ALL_X.match(local):
+            continue
+        if _ALL_X.match(domain.rsplit(".", 1)[0]):
+            continue
+        add(m.start(), m.end(), "[EMAIL]", "PII_EMAIL")
+    for m in _CARD.finditer(text):
+        digits = _digits(m.group(0))
+        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn.is_valid(digits):
+            if not _is_placeholder_number(digits):
+                add(m.start(), m.end(), "[CARD]", "PII_CARD")
+    for m in _IBAN.finditer(text):
+        if std_iban.is_valid(m.group(0)):
+            add(m.start(), m.end(), "[IBAN]", "PII_IBAN")
+    for m in _SSN_DASHED.finditer(text):
+        if std_ssn.is_valid(m.group(0)) and m.group(0) not in ("078-05-1120", "219-09-9999"):
+            add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    if _SSN_CONTEXT.search(text):
+        for m in _NINE_DIGITS.finditer(text):
+            if std_ssn.is_valid(m.group(0)):
+                add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    for m in _NINO.finditer(text):
+        if _NINO_CONTEXT.search(text) or " " in m.group(0):
+            add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    for m in _AADHAAR.finditer(text):
+        if std_aadhaar.is_valid(m.group(0)) and (
+            " " in m.group(0) or _AADHAAR_CONTEXT.search(text)
+        ):
+            add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    for m in _CPF.finditer(text):
+        if std_cpf.is_valid(m.group(0)):
+            add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    for m in _DNI.finditer(text):
+        if std_dni.is_valid(m.group(0)):
+            add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    if _SIN_CONTEXT.search(text):
+        for m in _SIN.finditer(text):
+            if std_sin.is_valid(m.group(0)):
+                add(m.start(), m.end(), "[ID]", "PII_NATIONAL_ID")
+    for m in _PASSPORT.finditer(text):
+        value = m.group(1)
+        if re.search(r"\d", value) and not _ALL_X.match(value):
+            add(m.start(1), m.end(1), "[ID]", "PII_NATIONAL_ID")
+    for m in _ADDRESS.finditer(text):
+        add(m.start(1), m.end(1), "[ADDRESS]", "PII_ADDRESS")
+    _detect_phones(text, add)
+    if not found:
+        return []
+    found.sort()
+    signals = tuple(dict.fromkeys(signal for *_, signal in found))
+    sensitive = {"PII_CARD", "PII_IBAN", "PII_NATIONAL_ID"}.intersection(signals)
+    kinds = ", ".join(s.removeprefix("PII_").lower().replace("_", " ") for s in signals)
+    return [
+        Finding(
+            category="PII",
+            signals=("PII", *signals),
+            severity="HIGH" if sensitive else "MEDIUM",
+            score=0.99,
+            reason=f"Contains personal data ({kinds}); it is masked in redacted_content.",
+            spans=tuple((start, end, mask) for start, end, mask, _ in found),
+        )
+    ]
+
+
+def _detect_phones(text: str, add: object) -> None:
+    if not re.search(r"\d{3}", text):
+        return
+    assert callable(add)
+    seen: set[tuple[int, int]] = set()
+    for region in _PHONE_REGIONS:
+        matcher = phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID)
+        for match in matcher:
+            span = (match.start, match.end)
+            if span in seen:
+                continue
+            seen.add(span)
+            raw = match.raw_string
+            digits = _digits(raw)
+            if len(digits) < 7 or _is_placeholder_number(digits):
+                continue
+            if re.search(r"555-?01\d\d$", raw) or digits.endswith(("5550100", "5550199")):
+                continue  # reserved for fiction
+            formatted = raw.startswith("+") or bool(re.search(r"[ ().-]", raw.strip()))
+            before = text[max(0, match.start - 40) : match.start]
+            if not formatted and not _PHONE_CONTEXT.search(before):
+                continue
+            if re.fullmatch(r"\d{4}[-./]\d{2}[-./]\d{2}|\d{2}[-./]\d{2}[-./]\d{4}", raw.strip()):
+                continue  # a date
+            add(match.start, match.end, "[PHONE]", "PII_PHONE")
+
+
+def redact(text: str, spans: list[tuple[int, int, str]]) -> str:
+    out = []
+    cursor = 0
+    for start, end, mask in sorted(spans):
+        if start < cursor:
+            continue
+        out.append(text[cursor:start])
+        out.append(mask)
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+# --- Spam ----------------------------------------------------------------------------------
+
+_URL = re.compile(
+    r"\b(?:https?://|www\.)\S+|\b[a-z0-9-]{2,}\.(?:com|net|org|io|ru|xyz|info|biz|top|click|"
+    r"link|shop|site|online|ly|me|co|cc|tk|gg)(?:/\S*)?\b",
+    re.IGNORECASE,
+)
+_CONTACT = re.compile(
+    r"\b(?:dm|pm|message|text|call|whatsapp|telegram|contact|email|inbox|hmu|hit me up|"
+    r"add me|msg|ping|reach)\s+(?:me|us)\b|\bclick (?:here|the link|below|now|this)\b|"
+    r"\blink in (?:my |the )?(?:bio|profile|description)\b|\bvisit (?:my|our) (?:site|website|"
+    r"page|profile|store|shop)\b|\bsign up (?:now|today|here|free)\b|\bcheck out my\b|"
+    r"\bfollow (?:me|us) (?:on|for|at)\b|\bsubscribe (?:to|now)\b|\bcall now\b|\border now\b|"
+    r"\bbuy now\b|\bwhatsapp\b|\btelegram\b|\bjoin (?:my|our) (?:channel|group|team)\b"
+)
+_MONEY = re.compile(
+    r"\b(?:earn|make|making|made)\s+(?:\$|usd|up to )?\s?\d[\d,.]*k?\s*(?:\$|dollars|usd|euros|"
+    r"a day|a week|per day|per week|daily|weekly|a month|per month)|"
+    r"\b(?:work|working|job) from home\b|\bget rich\b|\bguaranteed (?:returns?|profits?|income|"
+    r"results|money)\b|\bdouble your (?:money|bitcoin|btc|crypto|investment)\b|"
+    r"\binvestment opportunity\b|\bfree (?:gift ?cards?|iphone|money|followers|crypto|bitcoin|"
+    r"vbucks|robux|trial|cash)\b|\byou(?:'ve| have)? (?:won|been selected)\b|\bclaim (?:your|the) "
+    r"(?:prize|reward|gift|bonus)\b|\blimited (?:time )?offer\b|\bact now\b|\b100% free\b|"
+    r"\brisk[- ]free\b|\bcheap (?:viagra|cialis|pills|followers|meds)\b|\bbuy (?:followers|likes|"
+    r"views|subscribers)\b|\bcasino\b|\bpromo code\b|\bdiscount code\b|\b\d{2}% off\b|"
+    r"\blowest prices?\b|\bcrypto signals\b|\bforex\b|\bbinary options\b|\bpassive income\b|"
+    r"\bfinancial freedom\b|\bmake money\b|\bcash prize\b|\bwinner\b|\bcongratulations\b|"
+    r"\bweight loss (?:pills|secret)\b|\bviagra\b|\bcialis\b|\bno credit check\b|\bloans?\b|"
+    r"\bearn money\b|\bmoney back\b|\bper cent returns?\b|\b\d+x (?:returns?|profits?)\b|"
+    r"\bmlm\b|\bairdrop\b|\bbe your own boss\b|\bonly \$\d+|\bjust \$\d+|\bfree shipping\b|"
+    r"\bmiracle\b|\bsecret (?:method|trick|formula)\b"
+)
+_SPAMMY_PUNCT = re.compile(r"[!$]{3,}|\${2,}")
+
+
+def _repetition(normalized: str) -> float:
+    words = re.findall(r"[a-z0-9']+", normalized)
+    if len(words) < 12:
+        lines = [ln.strip() for ln in normalized.splitlines() if ln.strip()]
+        if len(lines) >= 3 and len(set(lines)) <= len(lines) / 2:
+            return 1.0
+        run = 1
+        for a, b in zip(words, words[1:], strict=False):
+            run = run + 1 if a == b else 1
+            if run >= 4:
+                return 1.0
+        return 0.0
+    unique_ratio = len(set(words)) / len(words)
+    trigrams = [tuple(words[i : i + 3]) for i in range(len(words) - 2)]
+    repeated_trigrams = 1 - len(set(trigrams)) / max(len(trigrams), 1)
+    score = 0.0
+    if unique_ratio < 0.3:
+        score = max(score, 1.0)
+    if repeated_trigrams > 0.4:
+        score = max(score, 1.0)
+    elif repeated_trigrams > 0.25:
+        score = max(score, 0.6)
+    return score
+
+
+def shouting(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 15:
+        return False
+    upper = sum(1 for c in letters if c.isupper())
+    return upper / len(letters) > 0.7
+
+
+def detect_spam(text: str, normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    words = max(len(normalized.split()), 1)
+    urls = len(_URL.findall(text))
+    contact = len(_CONTACT.findall(normalized))
+    money = len(set(m.group(0) for m in _MONEY.finditer(normalized)))
+    repetition = _repetition(normalized)
+    loud = shouting(text)
+    punct = bool(_SPAMMY_PUNCT.search(text))
+    signals: list[str] = []
+    score = 0.0
+    if urls >= 3 or (urls >= 2 and urls / words > 0.08):
+        signals.append("SPAM_LINKS")
+        score += 0.45
+    elif urls:
+        score += 0.2
+    if contact:
+        signals.append("SPAM_CONTACT")
+        score += 0.3 if contact == 1 else 0.45
+    if money:
+        signals.append("SPAM_MONEY")
+        score += 0.35 if money == 1 else 0.6
+    if repetition >= 1.0:
+        signals.append("SPAM_REPETITION")
+        score += 0.6
+    elif repetition > 0:
+        score += 0.25
+    if loud:
+        score += 0.15
+    if punct:
+        score += 0.1
+    if score >= 0.6 and signals:
+        findings.append(
+            Finding(
+                category="SPAM",
+                signals=("SPAM", *signals),
+                severity="MEDIUM" if score >= 0.8 else "LOW",
+                score=min(0.55 + score / 3, 0.99),
+                reason="Looks like spam ("
+                + ", ".join(s.removeprefix("SPAM_").lower() for s in signals)
+                + ").",
+            )
+        )
+    if loud:
+        findings.append(
+            Finding("SPAM", ("SHOUTING",), "LOW", 0.3, "Written in capitals (shouting).")
+        )
+    return findings
+
+
+# --- Profanity and insults -----------------------------------------------------------------
+
+_YOU = r"(?:you|u|ya|your|ur|you're|youre|you are|u r|yo)"
+_DIRECTED_INSULT = re.compile(
+    rf"\b{_YOU}\s+(?:\w+\s+){{0,3}}?(?:"
+    + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])")
+    + r")"
+    + r"|\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
+    r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
+    r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you (?:die|suffer|rot|"
+    r"get cancer)\b|\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b"
+)
+
+
+def detect_profanity(normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    hits = len(lexicon.PROFANITY_RE.findall(normalized)) + len(
+        lexicon.MASKED_PROFANITY_RE.findall(normalized)
+    )
+    if hits:
+        findings.append(
+            Finding(
+                category="PROFANITY",
+                signals=("PROFANITY",),
+                severity="LOW",
+                score=min(0.6 + 0.1 * hits, 0.95),
+                reason="Contains profanity.",
+            )
+        )
+    if _DIRECTED_INSULT.search(normalized):
+        strong = bool(re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized))
+        findings.append(
+            Finding(
+                category="HARASSMENT",
+                signals=("INSULT",),
+                severity="HIGH" if strong else "MEDIUM",
+                score=0.8,
+                reason="Insults or demeans a person directly.",
+            )
+        )
+    return findings
+
+
+# --- Hate ------------------------------------------------------------------------------------
+
+_GROUP = lexicon.GROUP_RE.pattern
+_DEHUMAN = lexicon.DEHUMANISING_RE.pattern
+_HATE_STATEMENT = re.compile(
+    rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
+    rf"{_DEHUMAN}|"
+    rf"\b(?:kill|gas|exterminate|eradicate|deport|purge|wipe out|get rid of|hang|shoot|burn)\s+"
+    rf"(?:all\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}|"
+    rf"{_GROUP}\s+(?:should|must|need to|deserve to)\s+(?:all\s+)?(?:die|be killed|be exterminated|"
+    rf"be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|be sterili[sz]ed)|"
+    rf"\bi hate (?:all\s+)?{_GROUP}|\b(?:death to|no more)\s+{_GROUP}"
+)
+
+
+def detect_hate(normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    slurs = lexicon.SLUR_RE.findall(normalized)
+    statement = _HATE_STATEMENT.search(normalized)
+    if statement:
+        findings.append(
+            Finding(
+                "HATE_SPEECH",
+                ("HATE_SPEECH",),
+                "HIGH",
+                0.92,
+                "Attacks or dehumanises people for a protected characteristic.",
+            )
+        )
+    elif slurs:
+        findings.append(
+            Finding(
+                "HATE_SPEECH",
+                ("HATE_SPEECH",),
+                "HIGH",
+                0.75 if len(slurs) == 1 else 0.85,
+                "Uses a slur against a protected group.",
+            )
+        )
+    return findings
+
+
+# --- Threats and violence planning ----------------------------------------------------------
+
+_I_WILL = (
+    r"\b(?:i|we|im|i'm|i am|we're|we are|ill|i'll|we'll)\s*(?:will|shall|'ll|am|are|m|re|"
+    r"gonna|going to|want to|wanna|plan to|planning to|intend to|about to|am going to|"
+    r"are going to|will be|gonna go|fixing to|finna|have to|need to|must)?\s+(?:\w+\s+){0,2}?"
+)
+_HARM_VERB = (
+    r"(?:kill|murder|shoot|stab|behead|strangle|choke|slaughter|execute|butcher|gut|slit|"
+    r"rape|torture|burn|lynch|hang|bomb|blow up|shoot up|massacre|gun down|run over|"
+    r"break your|smash your|cut your|beat|hurt|end)"
+)
+_PERSON = (
+    r"(?:you|u|ya|him|her|them|everyone|every one|all of you|all of them|your (?:\w+ )?"
+    r"(?:family|kids|wife|husband|mom|mother|dad|children|friends|dog|face|head|neck|throat)|"
+    r"my (?:boss|wife|husband|ex|teacher|neighbou?r|classmates|coworkers|father|mother|dad|mom|"
+    r"brother|sister|family|landlord|manager)|that (?:guy|girl|bitch|bastard|man|woman|kid)|"
+    r"the (?:teacher|boss|cops|police|president|senator|judge|mayor)|people|these people|"
+    r"those people|each of you|the whole \w+|this (?:guy|bitch|bastard))"
+)
+_THREAT = re.compile(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_PERSON}\b")
+_MILD_THREAT = re.compile(
+    rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
+    rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b|\bwatch (?:your back|"
+    r"yourself|out)\b|\byou(?:'d| had) better watch\b|\bor else\b|\bcatch you outside\b|"
+    r"\bsleep with one eye open\b"
+)
+_DEATH_THREAT = re.compile(
+    r"\byou(?:'re| are| r)\s+(?:so\s+)?(?:dead|a dead man|dead meat|next|going to die|gonna die)\b|"
+    r"\bi know where you live\b|\bi(?:'ll| will) find you\b|\byou(?:'ll| will) (?:die|bleed|pay "
+    r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
+)
+_NOT_SERIOUS = re.compile(
+    r"\b(?:in (?:fortnite|minecraft|the game|game|chess|cod|call of duty|valorant|overwatch|"
+    r"league|mario ?kart|smash)|kill (?:it|this|the (?:exam|test|game|show|interview|audition))|"
+    r"could kill for|(?:kill|murder) (?:a|for a) (?:pizza|burger|coffee|beer|nap)|"
+    r"killing it|killed it|dying (?:of|to|for)|to death\b.*\b(?:laugh|bored))"
+)
+_NEGATED = re.compile(
+    r"\b(?:would never|will never|i'?d never|not going to|never going to|wouldn't|won't ever|"
+    r"i don't want to|i do not want to|nobody should|no one should|don't ever)\b"
+)
+_MASS_TARGET = (
+    r"(?:school|schools|class|campus|college|university|mall|church|mosque|synagogue|temple|"
+    r"concert|festival|parade|office|workplace|stadium|subway|metro|station|airport|plane|"
+    r"government building|capitol|courthouse|police station|rally|crowd|club|bar|market|"
+    r"hospital|clinic|embassy|parliament|congress|white house|pride|march|protest|event|"
+    r"building|city hall|train)"
+)
+_MASS_ATTACK = re.compile(
+    rf"{_I_WILL}(?:bomb|blow up|shoot up|attack|massacre|gas|burn down|set fire to|"
+    rf"drive (?:a|my) (?:truck|car|van) into|open fire (?:at|on|in)|kill everyone (?:at|in))\s+"
+    rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b"
+)
+_PLAN_DETAIL = re.compile(
+    r"\b(?:tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|"
+    r"this weekend|at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|on the \d+|noon|midnight|morning|"
+    r"rifle|ar[- ]?15|ak[- ]?47|shotgun|pistol|handgun|glock|ammo|ammunition|rounds|magazines|"
+    r"pipe bomb|explosives|pressure cooker|fertili[sz]er|detonat\w*|vest|ied|timer|"
+    r"entrance|exit|security guard|floor plan|layout|route|schedule|getaway|maximum casualties|"
+    r"as many as possible|most people|the crowd|already bought|got the|i have a|my dad'?s gun)\b"
+)
+_EXTREMIST_CAUSE = re.compile(
+    r"\b(?:allahu akbar|jihad|infidels?|kuffar|kafir|caliphate|islamic state|isis|isil|daesh|"
+    r"race war|white power|for the race|14 ?words|heil|the great replacement|accelerat\w+|"
+    r"martyr\w*|crusaders?|zog|day of the rope|boogaloo|the cause|our brothers|the ummah|"
+    r"apostates?|the movement|for the nation|ethnostate)\b"
+)
+_BOMB_MAKING = re.compile(
+    r"\b(?:how (?:do i|to|can i|would i)|steps to|instructions (?:for|to)|recipe for|guide to)\s+"
+    r"(?:make|build|assemble|construct|making|building)\s+(?:a |an )?(?:pipe |nail |car |"
+    r"pressure cooker |homemade |fertili[sz]er )?(?:bomb|explosive|ied|grenade|molotov|napalm|"
+    r"detonator|suicide vest)\b"
+)
+
+
+def detect_violence(normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    not_serious = bool(_NOT_SERIOUS.search(normalized))
+    negated = bool(_NEGATED.search(normalized))
+    mass = _MASS_ATTACK.search(normalized)
+    threat = _THREAT.search(normalized) or _DEATH_THREAT.search(normalized)
+    details = set(_PLAN_DETAIL.findall(normalized))
+    cause = _EXTREMIST_CAUSE.search(normalized)
+    if mass and not negated:
+        if cause:
+            findings.append(
+                Finding(
+                    "EXTREMISM",
+                    (TERROR_THREAT, "THREAT"),
+                    "CRITICAL",
+                    1.0,
+                    "Credible terrorist threat against a public target.",
+                )
+            )
+        elif details:
+            findings.append(
+                Finding(
+                    "VIOLENCE",
+                    (VIOLENCE_PLANNING, "THREAT"),
+                    "CRITICAL",
+                    1.0,
+                    "Plans a violent attack with concrete details (target, time or weapon).",
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    "VIOLENCE",
+                    ("THREAT",),
+                    "HIGH",
+                    0.9,
+                    "Threatens an attack on a public place.",
+                )
+            )
+    elif threat and not not_serious and not negated:
+        if len(details) >= 2:
+            findings.append(
+                Finding(
+                    "VIOLENCE",
+                    (VIOLENCE_PLANNING, "THREAT"),
+                    "CRITICAL",
+                    1.0,
+                    "Threatens to kill or hurt someone and gives concrete plans.",
+                )
+            )
+        elif cause:
+            findings.append(
+                Finding(
+                    "EXTREMISM",
+                    (TERROR_THREAT, "THREAT"),
+                    "CRITICAL",
+                    1.0,
+                    "Violent threat made in the name of an extremist cause.",
+                )
+            )
+        else:
+            findings.append(
+                Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone.")
+            )
+    elif _MILD_THREAT.search(normalized) and not not_serious and not negated:
+        findings.append(
+            Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
+        )
+    if _BOMB_MAKING.search(normalized):
+        findings.append(
+            Finding(
+                "VIOLENCE",
+                ("WEAPONS_INSTRUCTIONS",),
+                "HIGH",
+                0.9,
+                "Asks for or gives instructions to build explosives or weapons.",
+            )
+        )
+    return findings
+
+
+# --- Extremism -------------------------------------------------------------------------------
+
+_EXTREMIST_ENTITY = (
+    r"(?:isis|isil|daesh|islamic state|the caliphate|al[- ]?qa[ei]da|al[- ]?shabaab|boko haram|"
+    r"hezbollah|hamas|the taliban|atomwaffen|the base|national socialis[mt]s?|the nazis|nazis|"
+    r"nazi party|the third reich|third reich|hitler|adolf hitler|the fuhrer|the ss|waffen ss|"
+    r"kkk|ku klux klan|the klan|aryan brotherhood|aryan nations|bin laden|osama|al[- ]?baghdadi|"
+    r"al[- ]?zarqawi|breivik|brenton tarrant|tarrant|dylann roof|mcveigh|the mujahideen|"
+    r"mujahideen|the jihad|jihadis?|the shooter|the bomber|the unabomber|patriot front|"
+    r"the order|combat 18|blood and honou?r|golden dawn|the brotherhood|pkk|farc|eta|ira|"
+    r"lashkar[- ]e[- ]taiba|jaish|hamas fighters|the martyrs|our martyrs|the resistance)"
+)
+_PRAISE = re.compile(
+    rf"\b{_EXTREMIST_ENTITY}\s+(?:was|were|is|are|did)\s+(?:\w+\s+)?(?:right|heroes|a hero|"
+    rf"heroic|legends?|saints?|glorious|based|nothing wrong|the best|brave|true believers|"
+    rf"an inspiration|inspiring|admirable|justified|a great man|great men|freedom fighters|"
+    rf"a genius|my hero|correct)\b|"
+    rf"\b(?:hail|heil|glory to|long live|praise be to|god bless|salute|honou?r|support|"
+    rf"i support|we support|stand with|i stand with|love|admire|celebrate|thank god for|"
+    rf"allah bless|may allah (?:accept|reward|bless))\s+(?:the\s+)?{_EXTREMIST_ENTITY}\b|"
+    rf"\b(?:sieg heil|heil hitler|1488|14 88|14/88|white power|white pride world ?wide|"
+    rf"rahowa|hitler did nothing wrong|gas the \w+|the holocaust (?:never happened|is a (?:lie|"
+    rf"hoax|myth))|holohoax|day of the rope)\b|"
+    rf"\b(?:he|they|the attackers?|the shooters?|the bombers?|the brothers)\s+(?:is|are|was|were)"
+    rf"\s+(?:a |true |real )?(?:heroe?s?|martyrs?|saints?|legends?)\b|"
+    rf"\b(?:do it again|finish the job|follow (?:his|their) (?:example|lead)|deserves? a statue|"
+    rf"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie)\b"
+)
+_RECRUIT = re.compile(
+    rf"\b(?:join|joining|enlist|sign up (?:for|with)|pledge (?:allegiance|bay'?ah) to|"
+    rf"become (?:a )?(?:soldier|fighter|member) (?:of|for|in)|fight for|fight with|"
+    rf"recruiting for|recruit for|volunteer for|donate to|send money to|fund)\s+(?:the\s+)?"
+    rf"(?:\w+\s+)?{_EXTREMIST_ENTITY}|"
+    r"\b(?:make hijrah|travel to the (?:caliphate|land of jihad)|brothers,? (?:rise|join|come)|"
+    r"take up arms|answer the call (?:of|to) jihad|become a (?:martyr|mujahid|shaheed)|"
+    r"the race war is coming|join the (?:race war|fight for the white race|movement|struggle)|"
+    r"white brothers|defend the white race|rise up,? white|secure the existence of our people|"
+    r"we are recruiting|we need (?:more )?(?:brothers|soldiers|fighters)|contact us (?:to|and) "
+    r"join|sign up for the cause|wage jihad|holy war against)\b"
+)
+_VIOLENT_EXTREMIST = re.compile(
+    r"\b(?:kill|behead|slaughter|exterminate|death to)\s+(?:all\s+)?(?:the\s+)?(?:infidels|"
+    r"kuffar|apostates|crusaders|zionists|race traitors)\b"
+)
+
+
+def detect_extremism(normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    recruit = _RECRUIT.search(normalized)
+    praise = _PRAISE.search(normalized)
+    violent = _VIOLENT_EXTREMIST.search(normalized)
+    if recruit:
+        findings.append(
+            Finding(
+                "EXTREMISM",
+                ("EXTREMIST_RECRUITMENT",),
+                "HIGH",
+                0.92,
+                "Recruits for or rallies people to an extremist group or cause.",
+            )
+        )
+    if praise:
+        findings.append(
+            Finding(
+                "EXTREMISM",
+                ("EXTREMIST_PRAISE",),
+                "HIGH",
+                0.88,
+                "Praises or supports an extremist group, figure or attack.",
+            )
+        )
+    if violent:
+        findings.append(
+            Finding(
+                "EXTREMISM",
+                ("EXTREMISM", "THREAT"),
+                "HIGH",
+                0.9,
+                "Calls for violence against people in the name of an extremist cause.",
+            )
+        )
+    return findings
+
+
+# --- Illegal goods ---------------------------------------------------------------------------
+
+_DRUG = (
+    r"(?:cocaine|coke|crack|heroin|h|meth|crystal meth|crystal|ice|mdma|molly|ecstasy|xtc|lsd|"
+    r"acid tabs|tabs|shrooms|magic mushrooms|psilocybin|ketamine|ket|k|fentanyl|fent|oxy|"
+    r"oxys|oxycontin|oxycodone|xanax|xans|xanny|bars|percocets?|percs|adderall|addy|"
+    r"weed|bud|kush|marijuana|cannabis|thc carts|carts|dabs|hash|dmt|ghb|benzos?|valium|"
+    r"codeine|lean|promethazine|tramadol|opioids?|opiates|morphine|dilaudid|subs|suboxone|"
+    r"pills|painkillers|steroids|roids|speed|amphetamines?|mephedrone|spice|k2|pcp|"
+    r"blues|m30s?|press(?:ed)? pills|china white|dope|smack|blow|snow|gear|product|"
+    r"grams?|ounces?|oz|kilos?|kg|eighths?|8ths|qp|zips?)"
+)
+_TRADE = re.compile(
+    r"\b(?:selling|sell|sale|for sale|buy|buying|wtb|wts|order|ordering|orders|plug|vendor|"
+    r"supplier|dealer|ship|shipping|ships|shipped|delivery|deliver|stealth|discreet|discrete|"
+    r"no (?:prescription|rx|script)|without (?:a )?(?:prescription|rx|script)|per (?:g|gram|oz|"
+    r"pill|kilo)|hmu|dm me|dm for|inbox me|text me|wickr|wickr me|telegram|signal me|snapchat|"
+    r"menu|re-?up|bulk|wholesale|in stock|restocked|prices?|cash ?app|btc|bitcoin|monero|xmr|"
+    r"crypto accepted|paypal|escrow|dark ?web|darknet|tor|onion|overnight|worldwide|"
+    r"pick ?up|meet up|drop off|front me|got some|got that|have some|got plenty)\b"
+)
+_DRUG_RE = re.compile(rf"\b{_DRUG}\b")
+_WEAPON_TRADE = re.compile(
+    r"\b(?:ghost guns?|untraceable (?:guns?|firearms?|pistols?|rifles?)|unregistered (?:guns?|"
+    r"firearms?|pistols?|rifles?|glocks?)|no (?:background check|serial(?: numbers?)?|paperwork)|"
+    r"serial (?:numbers? )?(?:filed|removed|scratched)|auto ?sears?|glock switch(?:es)?|"
+    r"switches for glocks?|full[- ]auto conversion|convert(?:ing)? (?:to|it to) full[- ]auto|"
+    r"80% lowers?|drop[- ]in auto sears?|grenades? for sale|explosives for sale|c-?4 for sale|"
+    r"(?:selling|sell|buy|wtb|wts)\s+(?:an? |some |my )?(?:\w+\s+)?(?:ar-?15s?|ak-?47s?|glocks?|"
+    r"pistols?|handguns?|rifles?|guns?|firearms?|ammo|silencers?|suppressors?|grenades?|"
+    r"explosives|c-?4|rpgs?)\b(?=.*\b(?:no (?:questions|background|papers|id)|cash only|"
+    r"off (?:the )?books|untraceable|clean|stolen|hot|dm|hmu|telegram|wickr|ship)))"
+)
+_DOCUMENTS = re.compile(
+    r"\b(?:fake|counterfeit|forged|forgery|novelty|replica|false|fraudulent|cloned|scannable)\s+"
+    r"(?:\w+\s+)?(?:passports?|ids?|id cards?|identity cards?|driver'?s licen[cs]es?|"
+    r"driving licen[cs]es?|licen[cs]es?|social security cards?|ssn cards?|diplomas?|degrees?|"
+    r"visas?|green cards?|residence permits?|bank statements?|utility bills?|pay ?stubs?|"
+    r"money|bills|banknotes|notes|currency|euros|dollars|usd|pounds|cards?|documents?|"
+    r"papers|certificates?|vaccination cards?|covid (?:cards?|passes?)|prescriptions?)\b"
+)
+_DOC_TRADE = re.compile(
+    r"\b(?:sell|selling|buy|order|we (?:make|produce|offer|provide|sell)|high quality|"
+    r"undetectable|scannable|real database|registered|ship|shipping|worldwide|contact|"
+    r"whatsapp|telegram|dm|hmu|get (?:yours|one|your)|available|for sale|cheap|price|"
+    r"pass (?:any|all|uv)|looks? real|100% real|guaranteed|discreet)\b"
+)
+_FRAUD = re.compile(
+    r"\b(?:fullz|cvv ?(?:shop|dumps?|for sale)|selling cvv|cvvs|dumps with pin|carding|"
+    r"cloned cards?|stolen (?:credit )?cards? (?:for sale|available)|(?:sell|selling|buy) "
+    r"stolen (?:credit )?cards?|bank logs?|paypal logs?|cashapp logs?|(?:selling|buy) "
+    r"(?:hacked|stolen) accounts|ddos (?:for hire|service)|hire a hacker|ransomware (?:for sale|"
+    r"as a service)|stolen identities|sell(?:ing)? (?:ssn|identities|fullz))\b"
+)
+_HARM_REDUCTION = re.compile(
+    r"\b(?:harm reduction|test(?:ing)? kits?|reagent|narcan|naloxone|overdose prevention|"
+    r"recovery|rehab|sober|sobriety|clean for|years clean|days clean|detox|addiction|"
+    r"withdrawal|relapse|treatment)\b"
+)
+
+
+def detect_illegal(normalized: str) -> list[Finding]:
+    findings: list[Finding] = []
+    drug_hits = {m.group(0) for m in _DRUG_RE.finditer(normalized)}
+    trade_hits = {m.group(0) for m in _TRADE.finditer(normalized)}
+    strong_drugs = drug_hits - {
+        "h",
+        "k",
+        "ice",
+        "crystal",
+        "bud",
+        "bars",
+        "tabs",
+        "pills",
+        "product",
+        "gear",
+        "snow",
+        "blow",
+        "speed",
+        "spice",
+        "blues",
+        "grams",
+        "gram",
+        "ounce",
+        "ounces",
+        "oz",
+        "kilo",
+        "kilos",
+        "kg",
+        "lean",
+        "subs",
+        "coke",
+        "dope",
+        "eighth",
+        "eighths",
+        "8ths",
+        "qp",
+        "zip",
+        "zips",
+        "weed",
+        "hash",
+        "painkillers",
+    }
+    quantity = {"grams", "gram", "ounce", "ounces", "oz", "kilo", "kilos", "kg", "qp", "zip", "zips"}
+    strong_trade = trade_hits - {
+        "order",
+        "orders",
+        "ordering",
+        "buy",
+        "buying",
+        "prices",
+        "price",
+        "paypal",
+        "tor",
+        "pick up",
+        "pickup",
+        "meet up",
+        "overnight",
+        "worldwide",
+        "ship",
+        "shipping",
+        "delivery",
+        "deliver",
+        "sale",
+        "got some",
+        "have some",
+        "bulk",
+        "menu",
+    }
+    drug_trade = (
+        (strong_drugs or len(drug_hits) >= 2)
+        and (strong_trade or len(trade_hits) >= 2)
+        or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
+    )
+    if drug_trade and not _HARM_REDUCTION.search(normalized):
+        findings.append(
+            Finding(
+                "ILLEGAL",
+                ("DRUG_TRADE",),
+                "HIGH",
+                0.9,
+                "Offers or seeks to buy illegal drugs.",
+            )
+        )
+    if _WEAPON_TRADE.search(normalized):
+        findings.append(
+            Finding(
+                "ILLEGAL",
+                ("WEAPON_TRADE",),
+                "HIGH",
+                0.9,
+                "Offers or seeks illegal weapons or conversions.",
+            )
+        )
+    if _DOCUMENTS.search(normalized) and _DOC_TRADE.search(normalized):
+        findings.append(
+            Finding(
+                "ILLEGAL",
+                ("FAKE_DOCUMENTS",),
+                "HIGH",
+                0.9,
+                "Offers forged documents or counterfeit money.",
+            )
+        )
+    if _FRAUD.search(normalized):
+        findings.append(
+            Finding(
+                "ILLEGAL",
+                ("FRAUD",),
+                "HIGH",
+                0.9,
+                "Trades stolen financial data or hacking services.",
+            )
+        )
+    return findings
+
+
+# --- Self-harm -------------------------------------------------------------------------------
+
+_SELF_HARM_INTENT = re.compile(
+    r"\b(?:i|im|i'm|i am|ive|i've)\s+(?:\w+\s+){0,3}?(?:want(?:ing)? to|going to|gonna|wanna|"
+    r"plan(?:ning)? to|ready to|decided to|thinking (?:about|of)|about to|will|need to|should)\s+"
+    r"(?:just\s+)?(?:kill(?:ing)? myself|end(?:ing)? (?:it all|my life|it)|die|commit suicide|"
+    r"hang myself|cut(?:ting)? (?:myself|my wrists?)|overdose|slit my wrists?|jump off|"
+    r"take all (?:my|the) pills|disappear forever)\b|"
+    r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
+    r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
+    r"tired of (?:living|being alive))\b|"
+    r"\b(?:how (?:many|much)\s+(?:\w+\s+){0,3}(?:to (?:die|overdose|kill (?:myself|yourself))|"
+    r"is (?:a )?(?:lethal|fatal))|painless(?:est)? way to (?:die|kill myself|end it)|"
+    r"best way to (?:kill myself|commit suicide|cut|hang myself)|how to (?:kill myself|commit "
+    r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
+    r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
+    r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
+)
+_RECOVERY = re.compile(
+    r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
+    r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
+    r"got help|getting help|seek(?:ing)? help|survivor|survived|back then|in the past|"
+    r"no longer|anymore\b(?! (?:i|and))|prevention|awareness|if you(?:'re| are) struggling|"
+    r"reach out|you are not alone)\b"
+)
+
+
+def detect_self_harm(normalized: str) -> list[Finding]:
+    match = _SELF_HARM_INTENT.search(normalized)
+    if not match:
+        return []
+    encourage = bool(re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0)))
+    if encourage:
+        return [
+            Finding(
+                "SELF_HARM",
+                ("SELF_HARM", "HARASSMENT"),
+                "HIGH",
+                0.9,
+                "Encourages someone to harm or kill themselves.",
+            )
+        ]
+    if _RECOVERY.search(normalized):
+        return []
+    return [
+        Finding(
+            "SELF_HARM",
+            ("SELF_HARM",),
+            "HIGH",
+            0.9,
+            "Expresses intent or asks for means to self-harm; offer support resources.",
+        )
+    ]
+
+
+# --- Minors in a sexual context --------------------------------------------------------------
+
+_AGE = re.compile(
+    r"\b(?:[1-9]|1[0-7])\s*(?:yo|y/o|yrs? old|years? old|year-old|years-old)\b|"
+    r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7])\b(?!\s*(?:am|pm|%|\$|dollars|"
+    r"minutes|hours|days|weeks|months|times|inches|cm|kg|lbs|mg))"
+)
+_EXPLICIT = re.compile(
+    r"\b(?:porn\w*|cp|nudes?|naked|nsfw|sex(?:ual(?:ly)?)?|sexy|horny|cum\w*|cock|dick|pussy|"
+    r"blowjob|handjob|orgasm|masturbat\w+|jerk(?:ing)? off|tits|boobs|nipples|erotic|lewd|"
+    r"molest\w*|rape\w*|fuck(?:ed|ing)?|suck(?:ed|ing)?|touch(?:ed|ing)? (?:her|his|their|my) "
+    r"(?:body|private|privates|breasts|crotch)|pics? of (?:her|him) (?:body|naked)|"
+    r"send (?:me )?(?:pics|photos|nudes|videos)|without (?:her|his) clothes|undress\w*|"
+    r"aroused|turned on|seduce\w*|groom\w*|make love|have sex|kiss(?:ing)? (?:her|him) all over|"
+    r"lolicon|shotacon|jailbait|pedo\w*|paedo\w*|csam|child porn\w*|kiddie porn)\b"
+)
+_CHILD_EXPLOITATION = re.compile(
+    r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
+    r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
+    r"preteen (?:pics|videos|nudes|models?)|underage (?:nudes|porn|pics|sex|girls for|boys for)|"
+    r"(?:nudes|pics|videos) of (?:kids|children|minors|underage)|"
+    r"our little secret|don'?t tell your (?:mom|dad|parents|mother|father))\b"
+)
+_PROTECTIVE = re.compile(
+    r"\b(?:sex(?:ual)? education|sex ed|puberty|pediatrician|paediatrician|doctor|nurse|"
+    r"consent|report(?:ed|ing)?|police|arrested|charged|convicted|sentenced|prison|jail|"
+    r"court|abuse (?:survivor|prevention|awareness|hotline)|survivor|therapy|therapist|"
+    r"protect (?:kids|children|your child)|warning signs|talk to (?:my|your) (?:kids|children|"
+    r"child|daughter|son)|age[- ]appropriate|health class|curriculum|parenting|"
+    r"body safety|safe touch|childline|ncmec|iwf|news|according to|investigation)\b"
+)
+
+
+def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
+    """Sexual content that involves a minor. `sexual_score` is the classifier's SEXUAL probability."""
+    if _CHILD_EXPLOITATION.search(normalized) and not _PROTECTIVE.search(normalized):
+        return [_child_finding("Seeks or trades sexual material involving minors.")]
+    minors = lexicon.MINOR_RE.search(normalized) or _AGE.search(normalized)
+    if not minors:
+        return []
+    explicit = _EXPLICIT.findall(normalized)
+    protective = _PROTECTIVE.search(normalized)
+    if protective:
+        return []
+    if len(explicit) >= 2 or (explicit and sexual_score >= 0.5):
+        return [_child_finding("Sexual content involving a minor.")]
+    return []
+
+
+def _child_finding(reason: str) -> Finding:
+    return Finding("CHILD_SAFETY", ("CHILD_SAFETY", "MINOR_SEXUAL"), "CRITICAL", 1.0, reason)
+
+
+# --- Context that makes a flag doubtful -----------------------------------------------------
+
+_QUOTED = re.compile(
+    r"\b(?:called me|call(?:s|ed)? (?:him|her|them|us) (?:a|an)|calling (?:me|him|her|them|"
+    r"people)|(?:he|she|they|someone|somebody|a guy|a man|a woman) (?:said|says|yelled|shouted|"
+    r"wrote|told me|posted)|the (?:word|term|slur)|is a slur|are slurs|slur (?:against|for|used)|"
+    r"using (?:the|that) (?:word|slur)|use (?:the|that|this) word|quote|quoting|the lyrics?|"
+    r"in the (?:song|book|novel|movie|film|show)|the character|the villain|the narrator|"
+    r"(?:offensive|hurtful|racist|homophobic|unacceptable|disgusting) (?:word|term|language|"
+    r"comment|remark|slur))\b"
+)
+_CONDEMN = re.compile(
+    r"\b(?:unacceptable|not okay|not ok|is wrong|was wrong|condemn\w*|disgusting|horrible|"
+    r"shameful|hurtful|offensive|racist|bigoted|hateful|should never|don'?t use|stop using|"
+    r"never use|why do people|i was hurt|made me cry|reported (?:him|her|them|it))\b"
+)
+_SATIRE = re.compile(
+    r"(?:/s\b|\bsatire\b|\bsatirical\b|\bparody\b|\bjk\b|\bjust kidding\b|\bjoking\b|\blol\b|"
+    r"\blmao\b|\bthe onion\b|\bbabylon bee\b|\bsarcasm\b|\bsarcastic\b|\bironically\b|"
+    r"\b(?:haha|hahaha)\b|😂|🤣)"
+)
+_NEWS = re.compile(
+    r"\b(?:police said|officials said|according to|reported|reports|authorities|investigators|"
+    r"was arrested|were arrested|charged with|convicted|sentenced|court heard|prosecutors|"
+    r"the suspect|the victim|news|journalist|historians?|in \d{4}|during the war|the war|"
+    r"documentary|study|researchers|survey|statistics|history of|article)\b"
+)
+_EDUCATION = re.compile(
+    r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"
+    r"diagnos\w+|treatment|contracepti\w+|condoms?|std|sti|hiv|pregnan\w+|puberty|gynecolog\w+|"
+    r"urolog\w+|health|healthy|consent|therapy|therapist|textbook|lesson|teacher|class)\b"
+)
+
+
+@dataclass(frozen=True)
+class ContextHints:
+    quoted: bool = False
+    condemning: bool = False
+    satire: bool = False
+    news: bool = False
+    education: bool = False
+    recovery: bool = False
+    short: bool = False
+
+
+def context_hints(original: str, normalized: str) -> ContextHints:
+    quoted = bool(_QUOTED.search(normalized)) or bool(
+        re.search(r"[\"“”«»].{2,120}[\"“”«»]", original)
+    )
+    return ContextHints(
+        quoted=quoted,
+        condemning=bool(_CONDEMN.search(normalized)),
+        satire=bool(_SATIRE.search(normalized) or _SATIRE.search(original)),
+        news=bool(_NEWS.search(normalized)),
+        education=bool(_EDUCATION.search(normalized)),
+        recovery=bool(_RECOVERY.search(normalized)),
+        short=len(normalized.split()) <= 3,
+    )
+
+
+def run_rules(original: str, normalized: str, sexual_score: float) -> list[Finding]:
+    """Every rule-based finding for one text."""
+    findings: list[Finding] = []
+    findings += detect_pii(original)
+    findings += detect_spam(original, normalized)
+    findings += detect_profanity(normalized)
+    findings += detect_hate(normalized)
+    findings += detect_violence(normalized)
+    findings += detect_extremism(normalized)
+    findings += detect_illegal(normalized)
+    findings += detect_self_harm(normalized)
+    findings += detect_minor_sexual(normalized, sexual_score)
+    return findings

@@ -1,0 +1,1 @@
+"""Training code and data for the moderation classifier."""
