@@ -1,17 +1,160 @@
+"""Dashboard pages for accounts: sign up, home, API keys. Rules live in accounts.services."""
+
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import cast
 
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.forms import ApiKeyCreateForm, ApiKeyLoggingForm, ApiKeyRateLimitForm, SignupForm
+from accounts.models import ApiKey, User
+from accounts.services import (
+    create_api_key,
+    create_user,
+    get_key_for,
+    revoke_api_key,
+    update_api_key,
+)
 from billing.selectors import get_balance
+from core.errors import ApiError, NotFound
+
+# Several backends are configured (axes first); a fresh sign-up is a plain model login.
+_LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _user(request: HttpRequest) -> User:
+    # Only called behind @login_required.
+    return cast(User, request.user)
+
+
+def _own_key(request: HttpRequest, key_id: int) -> ApiKey:
+    try:
+        return get_key_for(_user(request), key_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+
+
+def _keys_page(request: HttpRequest, form: ApiKeyCreateForm) -> HttpResponse:
+    keys = _user(request).api_keys.all()
+    return render(request, "accounts/keys.html", {"form": form, "keys": keys})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = create_user(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data.get("email") or "",
+                password=form.cleaned_data["password1"],
+            )
+        except IntegrityError:
+            # Someone took the name between the form's uniqueness check and the insert.
+            form.add_error("username", "A user with that username already exists.")
+        else:
+            login(request, user, backend=_LOGIN_BACKEND)
+            messages.success(request, f"Welcome to Nova, {user.username}.")
+            return redirect("accounts:home")
+    return render(request, "accounts/signup.html", {"form": form})
 
 
 @login_required
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    keys = request.user.api_keys.all()  # type: ignore[union-attr]
+    user = _user(request)
     return render(
         request,
         "accounts/home.html",
-        {"balance": get_balance(request.user), "keys": keys},  # type: ignore[arg-type]
+        {"balance": get_balance(user), "keys": user.api_keys.all()},
     )
+
+
+@login_required
+@require_GET
+def keys(request: HttpRequest) -> HttpResponse:
+    return _keys_page(request, ApiKeyCreateForm())
+
+
+@login_required
+@require_POST
+@never_cache
+def key_create(request: HttpRequest) -> HttpResponse:
+    """Creates a key and shows the raw key on this response only.
+
+    The page is rendered straight from the POST (never via the session or a redirect) and
+    marked uncacheable, so the raw key exists nowhere after this response.
+    """
+    form = ApiKeyCreateForm(request.POST)
+    if not form.is_valid():
+        return _keys_page(request, form)
+    try:
+        issued = create_api_key(
+            user=_user(request),
+            name=form.cleaned_data["name"],
+            detailed_logging=form.cleaned_data["detailed_logging"],
+            rpm_limit=form.cleaned_data["rpm_limit"],
+        )
+    except ApiError as exc:
+        form.add_error(exc.param if exc.param in form.fields else None, exc.message)
+        return _keys_page(request, form)
+    return render(
+        request,
+        "accounts/key_created.html",
+        {"key": issued.key, "raw_key": issued.raw_key},
+    )
+
+
+@login_required
+@require_GET
+def key_revoke_confirm(request: HttpRequest, key_id: int) -> HttpResponse:
+    return render(request, "accounts/key_revoke_confirm.html", {"key": _own_key(request, key_id)})
+
+
+@login_required
+@require_POST
+def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = revoke_api_key(key=_own_key(request, key_id))
+    messages.success(request, f"Key {key.prefix}… is revoked; requests with it now get 401.")
+    return redirect("accounts:keys")
+
+
+@login_required
+@require_POST
+def key_set_logging(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = _own_key(request, key_id)
+    form = ApiKeyLoggingForm(request.POST)
+    form.is_valid()  # a single optional checkbox: always valid
+    key = update_api_key(key=key, detailed_logging=form.cleaned_data["detailed_logging"])
+    state = "on" if key.detailed_logging else "off"
+    messages.success(request, f"Detailed Logging is {state} for {key.prefix}….")
+    return redirect("accounts:keys")
+
+
+@login_required
+@require_POST
+def key_set_rate_limit(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = _own_key(request, key_id)
+    form = ApiKeyRateLimitForm(request.POST)
+    if form.is_valid():
+        try:
+            key = update_api_key(key=key, rpm_limit=form.cleaned_data["rpm_limit"])
+        except ApiError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request, f"{key.prefix}… may now make {key.rpm_limit} requests per minute."
+            )
+    else:
+        errors = form.errors.get("rpm_limit") or ["Enter a whole number."]
+        messages.error(request, f"Rate limit not changed: {errors[0]}")
+    return redirect("accounts:keys")
