@@ -1,6 +1,15 @@
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, re_path
 
-api_urls: list[URLPattern | URLResolver] = []
+from chat import api
+
+# Mounted under /v1/ and /api/v1/. The /agents/ spellings let the openai SDK use
+# base_url=".../v1/agents" for persona chat (contract §6).
+api_urls: list[URLPattern | URLResolver] = [
+    re_path(r"^chat/completions/?$", api.ChatCompletionsView.as_view()),
+    re_path(r"^agents/chat/completions/?$", api.PersonaChatCompletionsView.as_view()),
+    re_path(r"^models/?$", api.ModelListView.as_view()),
+    re_path(r"^agents/models/?$", api.ModelListView.as_view()),
+]
 web_urls: list[URLPattern | URLResolver] = []

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +11,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiKey, User
 from billing.services import top_up
+from chat.catalog import reset_catalog_cache
 from tests.factories import ApiKeyFactory, UserFactory
+from tests.fake_upstream import FakeUpstream, running_fake_upstream
 
 
 @pytest.fixture(autouse=True)
@@ -71,3 +74,63 @@ def other_api_client(other_user: User) -> APIClient:
 @pytest.fixture
 def anon_client() -> APIClient:
     return APIClient()
+
+
+UPSTREAM_CATALOG = """
+[[models]]
+id = "nova-local"
+provider = "local"
+context_window = 8192
+input_price_per_mtok = "0.10"
+output_price_per_mtok = "0.20"
+
+[[models]]
+id = "fake-gpt"
+provider = "openai"
+base_url = "{url}"
+api_key_env = "FAKE_UPSTREAM_KEY"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+vision = true
+reasoning = true
+read_timeout = 2
+
+[[models]]
+id = "fake-text"
+provider = "openai"
+base_url = "{url}"
+context_window = 4096
+input_price_per_mtok = "3.00"
+output_price_per_mtok = "15.00"
+read_timeout = 2
+"""
+
+
+@pytest.fixture(scope="session")
+def _upstream_server() -> Iterator[FakeUpstream]:
+    with running_fake_upstream() as upstream:
+        yield upstream
+
+
+@pytest.fixture
+def fake_upstream(_upstream_server: FakeUpstream) -> Iterator[FakeUpstream]:
+    """The fake OpenAI-compatible provider on loopback, freshly scripted for each test."""
+    _upstream_server.reset()
+    yield _upstream_server
+    _upstream_server.reset()
+
+
+@pytest.fixture
+def upstream_catalog(
+    fake_upstream: FakeUpstream, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """A catalog with nova-local plus fake-gpt / fake-text served by the fake upstream."""
+    path = tmp_path / "models.toml"
+    path.write_text(UPSTREAM_CATALOG.format(url=fake_upstream.url))
+    monkeypatch.setenv("FAKE_UPSTREAM_KEY", "sk-upstream-test-key")
+    settings.MODELS_FILE = path
+    reset_catalog_cache()
+    yield path
+    reset_catalog_cache()

@@ -1,0 +1,349 @@
+"""Chat completions: prepare (checks, prompt), generate (providers), finish (save + charge).
+
+The views call :func:`prepare_chat` (sync, database), then a provider (async), then
+:func:`finish_chat` (sync, one transaction). Contract §3 fixes the order of the checks:
+401 and 429 happen in the view, then 400 (the serializer and :func:`prepare_chat`'s model
+checks), then 404 (persona, conversation), then 402 (balance).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from billing.selectors import get_balance
+from billing.services import charge_usage
+from chat.catalog import ModelSpec, get_catalog
+from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
+from conversations.models import Conversation, Message
+from core.errors import InsufficientQuota, InvalidRequest, NotFound
+from core.text import count_message_tokens, count_tokens
+from personas.models import Persona, TrainingDataItem
+from personas.prompting import build_system_prompt, grounding_for
+from personas.selectors import get_persona_for
+
+if TYPE_CHECKING:
+    from accounts.models import ApiKey, User
+
+PERSONA_MODES = (Conversation.Mode.AGENTS, Conversation.Mode.PERSONAL, Conversation.Mode.API_AGENTS)
+GENERAL_MODES = (Conversation.Mode.CHAT, Conversation.Mode.API)
+IMAGE_PLACEHOLDER = "[image]"
+
+
+@dataclass
+class ChatContext:
+    """Everything decided before generation starts."""
+
+    user: User
+    api_key: ApiKey | None
+    model: ModelSpec
+    persona: Persona | None
+    generation: GenerationRequest
+    new_messages: list[dict[str, Any]]
+    save: bool
+    mode: str
+    conversation: Conversation | None
+    stored_system_prompt: str | None
+    stream: bool = False
+    include_usage: bool = False
+    exclude_reasoning: bool = False
+    completion_id: str = field(default_factory=lambda: "chatcmpl-" + secrets.token_urlsafe(18))
+    created: int = field(default_factory=lambda: int(time.time()))
+
+
+@dataclass(frozen=True)
+class ChatOutcome:
+    usage: Usage
+    cost: Decimal
+    conversation_id: int | None
+
+
+def message_text(content: Any) -> str:
+    """The text of a message as stored: image parts become placeholders (contract §11)."""
+    if isinstance(content, str):
+        return content
+    pieces = []
+    for part in content or []:
+        if part.get("type") == "text":
+            pieces.append(part.get("text", ""))
+        elif part.get("type") == "image_url":
+            pieces.append(IMAGE_PLACEHOLDER)
+    return "\n".join(pieces)
+
+
+def _has_images(messages: list[dict[str, Any]]) -> bool:
+    return any(
+        isinstance(m["content"], list) and any(p["type"] == "image_url" for p in m["content"])
+        for m in messages
+    )
+
+
+def _check_vision(model: ModelSpec, messages: list[dict[str, Any]]) -> None:
+    if not model.vision and _has_images(messages):
+        raise InvalidRequest(f"The model '{model.id}' does not accept images.", param="messages")
+
+
+def _resolve_model(model_id: str | None, persona: Persona | None) -> ModelSpec:
+    catalog = get_catalog()
+    chosen = model_id or (persona.default_model if persona else None)
+    model = catalog.get(chosen) if chosen else None
+    if model is None:
+        raise InvalidRequest(f"The model '{chosen}' does not exist.", param="model")
+    return model
+
+
+def _continued_conversation(
+    *, user: User, conversation_id: int, persona: Persona | None
+) -> Conversation:
+    """The caller's conversation of the right kind, else 404 (contract §6)."""
+    modes = PERSONA_MODES if persona is not None else GENERAL_MODES
+    conversation = (
+        Conversation.objects.filter(pk=conversation_id, user=user, mode__in=modes)
+        .only("id", "persona_id", "mode", "user_id")
+        .first()
+    )
+    if conversation is None or (persona is not None and conversation.persona_id != persona.pk):
+        raise NotFound(f"Conversation {conversation_id} not found.", param="conversation_id")
+    return conversation
+
+
+def _persona_system_message(persona: Persona, user: User, rendered: str) -> str:
+    """What a conversation stores as its system message (contract §4 and §11).
+
+    The persona's prompt and training data are secret to its owner: anyone else's
+    conversation only names the persona.
+    """
+    if persona.owner_id is not None and persona.owner_id == user.pk:
+        return rendered
+    return f'Conversation with the persona "{persona.name}": {persona.description}'
+
+
+def prepare_chat(
+    *,
+    user: User,
+    api_key: ApiKey | None,
+    data: dict[str, Any],
+    save: bool,
+    mode: str,
+) -> ChatContext:
+    """Run the checks of contract §3 after body validation and build the model's input.
+
+    Raises InvalidRequest (400: model, images, conversation_id without logging), NotFound
+    (404: persona, conversation) and InsufficientQuota (402), in that order.
+    """
+    persona_id = data.get("persona_id")
+    new_messages: list[dict[str, Any]] = data["messages"]
+    explicit = _resolve_model(data["model"], None) if data.get("model") is not None else None
+    if explicit is not None:
+        _check_vision(explicit, new_messages)
+    if "conversation_id" in data and not save:
+        raise InvalidRequest(
+            "conversation_id needs Detailed Logging: this key's chats are not saved.",
+            param="conversation_id",
+        )
+    persona = get_persona_for(user, persona_id) if persona_id is not None else None
+    model = explicit or _resolve_model(None, persona)
+    _check_vision(model, new_messages)
+    conversation = None
+    if data.get("conversation_id") is not None:
+        conversation = _continued_conversation(
+            user=user, conversation_id=data["conversation_id"], persona=persona
+        )
+    if get_balance(user) <= 0:
+        raise InsufficientQuota(
+            "Your balance is not positive: top up to continue.", code="insufficient_quota"
+        )
+
+    history: list[dict[str, Any]] = []
+    if conversation is not None:
+        history = [
+            {"role": role, "content": content}
+            for role, content in Message.objects.filter(
+                conversation=conversation, role__in=(Message.Role.USER, Message.Role.ASSISTANT)
+            ).values_list("role", "content")
+        ]
+    system: list[dict[str, Any]] = []
+    grounding: Grounding | None = None
+    stored_system_prompt: str | None = None
+    if persona is not None:
+        items = list(TrainingDataItem.objects.filter(persona=persona).order_by("id"))
+        latest = next(
+            (message_text(m["content"]) for m in reversed(new_messages) if m["role"] == "user"),
+            "",
+        )
+        prompt = build_system_prompt(
+            persona, items=items, context_window=model.context_window, latest_user_message=latest
+        )
+        system = [{"role": "system", "content": prompt}]
+        grounding = grounding_for(persona, items)
+        stored_system_prompt = _persona_system_message(persona, user, prompt)
+
+    params = {name: data[name] for name in SAMPLING_FIELDS if name in data}
+    if "temperature" not in params and persona is not None:
+        params["temperature"] = persona.default_temperature
+    reasoning = data.get("reasoning") or {}
+    generation = GenerationRequest(
+        model=model,
+        messages=[*system, *history, *new_messages],
+        params=params,
+        grounding=grounding,
+    )
+    return ChatContext(
+        user=user,
+        api_key=api_key,
+        model=model,
+        persona=persona,
+        generation=generation,
+        new_messages=new_messages,
+        save=save,
+        mode=mode,
+        conversation=conversation,
+        stored_system_prompt=stored_system_prompt,
+        stream=bool(data.get("stream")),
+        include_usage=bool((data.get("stream_options") or {}).get("include_usage")),
+        exclude_reasoning=bool(reasoning.get("exclude")),
+    )
+
+
+def estimated_usage(ctx: ChatContext, completion_text: str) -> Usage:
+    """Usage counted with Nova's tokenizer, for streams that ended before the provider said."""
+    return Usage(
+        prompt_tokens=count_message_tokens(ctx.generation.messages),
+        completion_tokens=count_tokens(completion_text),
+    )
+
+
+def _title(messages: list[dict[str, Any]]) -> str:
+    first = next((message_text(m["content"]) for m in messages if m["role"] == "user"), "")
+    return " ".join(first.split())[:200]
+
+
+def finish_chat(
+    ctx: ChatContext,
+    *,
+    content: str,
+    usage: Usage,
+    completed: bool,
+) -> ChatOutcome:
+    """Save the turn (when logging) and charge its exact cost, in one transaction.
+
+    `completed` is False when generation failed or the client left mid-stream; the partial
+    reply is still saved and charged for what was generated. A request that produced no
+    tokens is neither charged nor saved (contract §7).
+    """
+    if not completed and usage.completion_tokens == 0:
+        return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
+    cost = ctx.model.cost(usage.prompt_tokens, usage.completion_tokens)
+    with transaction.atomic():
+        conversation = ctx.conversation
+        if ctx.save:
+            conversation = _save_turn(ctx, content=content, usage=usage)
+        charge_usage(
+            user=ctx.user,
+            api_key=ctx.api_key,
+            model_id=ctx.model.id,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cost=cost,
+            persona=ctx.persona,
+            conversation=conversation,
+        )
+    return ChatOutcome(
+        usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
+    )
+
+
+def _save_turn(ctx: ChatContext, *, content: str, usage: Usage) -> Conversation:
+    conversation = ctx.conversation
+    rows: list[Message] = []
+    if conversation is None:
+        conversation = Conversation.objects.create(
+            user=ctx.user,
+            api_key=ctx.api_key,
+            mode=ctx.mode,
+            persona=ctx.persona,
+            model_id=ctx.model.id,
+            title=_title(ctx.new_messages),
+        )
+        ctx.conversation = conversation
+        if ctx.stored_system_prompt is not None:
+            rows.append(
+                Message(conversation=conversation, role="system", content=ctx.stored_system_prompt)
+            )
+    else:
+        Conversation.objects.filter(pk=conversation.pk).update(
+            updated_at=timezone.now(), model_id=ctx.model.id
+        )
+    rows += [
+        Message(conversation=conversation, role=m["role"], content=message_text(m["content"]))
+        for m in ctx.new_messages
+    ]
+    rows.append(
+        Message(
+            conversation=conversation,
+            role="assistant",
+            content=content,
+            model=ctx.model.id,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+        )
+    )
+    Message.objects.bulk_create(rows)
+    return conversation
+
+
+def context_numbers(model: ModelSpec, usage: Usage) -> dict[str, int]:
+    return {
+        "context_total": model.context_window,
+        "context_left": max(0, model.context_window - usage.total_tokens),
+    }
+
+
+def completion_body(
+    ctx: ChatContext,
+    *,
+    content: str,
+    reasoning: str | None,
+    finish_reason: str,
+    outcome: ChatOutcome,
+) -> dict[str, Any]:
+    """The non-streamed response: spec 2.3 plus contract §6."""
+    usage = outcome.usage
+    return {
+        "id": ctx.completion_id,
+        "object": "chat.completion",
+        "created": ctx.created,
+        "model": ctx.model.id,
+        **context_numbers(ctx.model, usage),
+        "persona": persona_summary(ctx.persona),
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": content,
+                    "tool_calls": None,
+                    "reasoning_content": None if ctx.exclude_reasoning else (reasoning or None),
+                },
+                "finish_reason": finish_reason,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "total_tokens": usage.total_tokens,
+        },
+        "conversation_id": outcome.conversation_id,
+    }
+
+
+def persona_summary(persona: Persona | None) -> dict[str, Any] | None:
+    if persona is None:
+        return None
+    return {"id": persona.pk, "name": persona.name, "description": persona.description}

@@ -1,0 +1,102 @@
+"""Server-sent events for streamed chat completions (spec 4.1 rule 2, contract §6).
+
+An async generator end to end: no thread is held per stream. The charge runs in `finally`,
+so a client that disconnects still pays for the tokens it was sent (contract §8).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.http import StreamingHttpResponse
+
+from chat.providers.base import Finish, get_provider
+from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage, finish_chat
+from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError
+
+logger = logging.getLogger(__name__)
+
+DONE = b"data: [DONE]\n\n"
+
+
+def _event(payload: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(payload, separators=(",", ":")).encode() + b"\n\n"
+
+
+def _chunk(ctx: ChatContext, delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+    return {
+        "id": ctx.completion_id,
+        "object": "chat.completion.chunk",
+        "created": ctx.created,
+        "model": ctx.model.id,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+async def stream_events(ctx: ChatContext) -> AsyncIterator[bytes]:
+    provider = get_provider(ctx.model)
+    yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
+    parts: list[str] = []
+    finish: Finish | None = None
+    error: ApiError | None = None
+    outcome: ChatOutcome | None = None
+    try:
+        async with aclosing(provider.stream(ctx.generation)) as events:  # type: ignore[type-var]
+            async for event in events:
+                if isinstance(event, Finish):
+                    finish = event
+                    continue
+                delta: dict[str, Any] = {}
+                if event.content:
+                    parts.append(event.content)
+                    delta["content"] = event.content
+                if event.reasoning and not ctx.exclude_reasoning:
+                    delta["reasoning_content"] = event.reasoning
+                if delta:
+                    yield _event(_chunk(ctx, delta, None))
+    except ApiError as exc:
+        error = exc
+    finally:
+        # Success, provider failure or client disconnect (GeneratorExit/CancelledError):
+        # whatever was generated is saved and charged exactly once.
+        text = "".join(parts)
+        usage = finish.usage if finish is not None else estimated_usage(ctx, text)
+        try:
+            outcome = await sync_to_async(finish_chat)(
+                ctx, content=text, usage=usage, completed=finish is not None and error is None
+            )
+        except Exception:
+            logger.exception("could not record a streamed chat")
+            error = error or ServerError(SERVER_ERROR_MESSAGE)
+    if error is not None or finish is None or outcome is None:
+        failure = error or ServerError(SERVER_ERROR_MESSAGE)
+        yield _event(failure.envelope())  # type: ignore[arg-type]
+        yield DONE
+        return
+    last = _chunk(ctx, {}, finish.finish_reason)
+    last["conversation_id"] = outcome.conversation_id
+    yield _event(last)
+    if ctx.include_usage:
+        usage_chunk = _chunk(ctx, {}, None)
+        usage_chunk["choices"] = []
+        usage_chunk["usage"] = {
+            "prompt_tokens": outcome.usage.prompt_tokens,
+            "completion_tokens": outcome.usage.completion_tokens,
+            "total_tokens": outcome.usage.total_tokens,
+        }
+        usage_chunk.update(context_numbers(ctx.model, outcome.usage))
+        usage_chunk["conversation_id"] = outcome.conversation_id
+        yield _event(usage_chunk)
+    yield DONE
+
+
+def sse_response(ctx: ChatContext) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(stream_events(ctx), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
+    return response
