@@ -1,0 +1,525 @@
+"""The OpenAI-compatible provider against a real HTTP server on loopback (no mocks)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+
+from chat.catalog import ModelSpec
+from chat.providers import (
+    Completion,
+    Delta,
+    Finish,
+    GenerationRequest,
+    Usage,
+    get_provider,
+)
+from chat.providers.openai import OpenAIProvider, _client, aclose_clients
+from core.errors import UpstreamError, UpstreamTimeout
+from core.text import count_message_tokens, count_tokens
+from tests.fake_upstream import SECRET_IN_ERROR_BODY, FakeUpstream, running_fake_upstream
+
+T = TypeVar("T")
+
+UPSTREAM_KEY = "sk-upstream-key-for-tests-0123456789"
+MESSAGES = [
+    {"role": "system", "content": "You are a test persona."},
+    {"role": "user", "content": "Say hello."},
+]
+EVERY_SAMPLING_FIELD = {
+    "temperature": 0.3,
+    "max_tokens": 64,
+    "top_k": 40,
+    "min_p": 0.05,
+    "repetition_penalty": 1.1,
+    "seed": 1234,
+    "stop": ["\n\n", "END"],
+    "reasoning": {"effort": "high", "max_tokens": 256, "exclude": False, "enabled": True},
+}
+
+
+@pytest.fixture(scope="module")
+def _server() -> Iterator[FakeUpstream]:
+    with running_fake_upstream() as server:
+        yield server
+
+
+@pytest.fixture
+def upstream(_server: FakeUpstream) -> Iterator[FakeUpstream]:
+    _server.reset()
+    yield _server
+    _server.reset()
+
+
+@pytest.fixture
+def model(upstream: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> ModelSpec:
+    monkeypatch.setenv("FAKE_UPSTREAM_KEY", UPSTREAM_KEY)
+    return spec(upstream.url)
+
+
+def spec(base_url: str, **changes: Any) -> ModelSpec:
+    fields: dict[str, Any] = {
+        "id": "fake-gpt",
+        "provider": "openai",
+        "base_url": base_url,
+        "api_key_env": "FAKE_UPSTREAM_KEY",
+        "upstream_model": "fake",
+        "context_window": 8192,
+        "input_price_per_mtok": Decimal("1.00"),
+        "output_price_per_mtok": Decimal("2.00"),
+        "vision": True,
+        "reasoning": True,
+        "connect_timeout": 2.0,
+        "read_timeout": 5.0,
+        **changes,
+    }
+    return ModelSpec(**fields)
+
+
+def request(model: ModelSpec, **params: Any) -> GenerationRequest:
+    return GenerationRequest(model=model, messages=list(MESSAGES), params=params)
+
+
+def run(make: Callable[[], Awaitable[T]]) -> T:
+    """asyncio.run with this loop's pooled clients closed at the end, as a server would."""
+
+    async def main() -> T:
+        try:
+            return await make()
+        finally:
+            await aclose_clients()
+
+    return asyncio.run(main())
+
+
+def complete(req: GenerationRequest) -> Completion:
+    return run(lambda: get_provider(req.model).complete(req))
+
+
+def stream(req: GenerationRequest) -> list[Delta | Finish]:
+    async def collect() -> list[Delta | Finish]:
+        return [event async for event in get_provider(req.model).stream(req)]
+
+    return run(collect)
+
+
+def stream_until_error(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamError]:
+    events: list[Delta | Finish] = []
+
+    async def collect() -> None:
+        async for event in get_provider(req.model).stream(req):
+            events.append(event)
+
+    with pytest.raises(UpstreamError) as excinfo:
+        run(collect)
+    return events, excinfo.value
+
+
+def content_of(events: list[Delta | Finish]) -> str:
+    return "".join(event.content for event in events if isinstance(event, Delta))
+
+
+# --- what goes upstream ---
+
+
+def test_sends_every_sampling_field_as_given(upstream, model):
+    complete(request(model, **EVERY_SAMPLING_FIELD))
+    assert upstream.bodies == [{"model": "fake", "messages": MESSAGES, **EVERY_SAMPLING_FIELD}]
+
+
+def test_sends_nothing_the_caller_did_not_give(upstream, model):
+    complete(request(model))
+    assert upstream.bodies == [{"model": "fake", "messages": MESSAGES}]
+
+
+def test_sends_only_the_fields_given(upstream, model):
+    complete(request(model, seed=7, stop="END"))
+    assert upstream.bodies == [{"model": "fake", "messages": MESSAGES, "seed": 7, "stop": "END"}]
+
+
+def test_ignores_unknown_params(upstream, model):
+    complete(request(model, temperature=0, persona_id=1, stream=False))
+    assert upstream.bodies == [{"model": "fake", "messages": MESSAGES, "temperature": 0}]
+
+
+def test_drops_reasoning_for_a_model_without_reasoning(upstream, model):
+    plain = spec(upstream.url, reasoning=False)
+    complete(request(plain, reasoning={"effort": "low"}, temperature=1))
+    assert upstream.bodies == [{"model": "fake", "messages": MESSAGES, "temperature": 1}]
+
+
+def test_sends_multipart_content_unchanged(upstream, model):
+    parts = [
+        {"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+    ]
+    req = GenerationRequest(model=model, messages=[{"role": "user", "content": parts}], params={})
+    complete(req)
+    assert upstream.bodies[0]["messages"] == [{"role": "user", "content": parts}]
+
+
+def test_posts_to_chat_completions_with_the_bearer_key(upstream, model):
+    complete(request(model))
+    (received,) = upstream.requests
+    assert (received.method, received.path) == ("POST", "/v1/chat/completions")
+    assert received.headers["authorization"] == f"Bearer {UPSTREAM_KEY}"
+    assert received.headers["content-type"] == "application/json"
+
+
+def test_sends_no_authorization_when_the_key_variable_is_unset(upstream, model, monkeypatch):
+    monkeypatch.delenv("FAKE_UPSTREAM_KEY")
+    complete(request(model))
+    assert "authorization" not in upstream.requests[0].headers
+
+
+def test_sends_no_authorization_without_api_key_env(upstream):
+    complete(request(spec(upstream.url, api_key_env=None)))
+    assert "authorization" not in upstream.requests[0].headers
+
+
+def test_stream_asks_for_usage_upstream(upstream, model):
+    stream(request(model, temperature=0.5))
+    assert upstream.bodies == [
+        {
+            "model": "fake",
+            "messages": MESSAGES,
+            "temperature": 0.5,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+    ]
+
+
+# --- what comes back: non-streamed ---
+
+
+def test_complete_returns_content_and_upstream_usage(upstream, model):
+    upstream.script(reply="Hello, world!", usage=(21, 4))
+    assert complete(request(model)) == Completion(
+        content="Hello, world!",
+        reasoning=None,
+        finish_reason="stop",
+        usage=Usage(prompt_tokens=21, completion_tokens=4),
+    )
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_complete_maps_reasoning_back(upstream, model, field):
+    upstream.script(reply="42", reasoning="Six times seven.", reasoning_field=field)
+    assert complete(request(model)).reasoning == "Six times seven."
+
+
+@pytest.mark.parametrize(
+    ("upstream_reason", "reason"),
+    [("stop", "stop"), ("length", "length"), ("content_filter", "stop"), ("tool_calls", "stop")],
+)
+def test_complete_maps_finish_reason(upstream, model, upstream_reason, reason):
+    upstream.script(finish_reason=upstream_reason)
+    assert complete(request(model)).finish_reason == reason
+
+
+def test_complete_counts_usage_when_upstream_gives_none(upstream, model):
+    upstream.script(reply="Counted by Nova.", usage=None)
+    assert complete(request(model)).usage == Usage(
+        prompt_tokens=count_message_tokens(MESSAGES),
+        completion_tokens=count_tokens("Counted by Nova."),
+    )
+
+
+# --- what comes back: streamed ---
+
+
+def test_stream_yields_fragments_then_finish_with_upstream_usage(upstream, model):
+    upstream.script(reply="Hello, streaming world!", stream_chunk_chars=5, usage=(30, 8))
+    events = stream(request(model))
+    assert events == [
+        Delta(content="Hello"),
+        Delta(content=", str"),
+        Delta(content="eamin"),
+        Delta(content="g wor"),
+        Delta(content="ld!"),
+        Finish(finish_reason="stop", usage=Usage(prompt_tokens=30, completion_tokens=8)),
+    ]
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_stream_maps_reasoning_fragments_back(upstream, model, field):
+    upstream.script(reply="42", reasoning="Think.", reasoning_field=field, stream_chunk_chars=3)
+    events = stream(request(model))
+    assert events[:3] == [Delta(reasoning="Thi"), Delta(reasoning="nk."), Delta(content="42")]
+    assert isinstance(events[-1], Finish)
+
+
+def test_stream_reports_length(upstream, model):
+    upstream.script(finish_reason="length")
+    assert stream(request(model))[-1].finish_reason == "length"  # type: ignore[union-attr]
+
+
+def test_stream_counts_usage_when_upstream_gives_none(upstream, model):
+    upstream.script(reply="No usage from upstream here.", usage=None)
+    events = stream(request(model))
+    assert content_of(events) == "No usage from upstream here."
+    assert events[-1] == Finish(
+        finish_reason="stop",
+        usage=Usage(
+            prompt_tokens=count_message_tokens(MESSAGES),
+            completion_tokens=count_tokens("No usage from upstream here."),
+        ),
+    )
+
+
+def test_stream_with_chunk_delay_arrives_in_pieces(upstream, model):
+    upstream.script(reply="slow and steady", stream_chunk_chars=5, chunk_delay=0.02)
+    started = time.perf_counter()
+    events = stream(request(model))
+    assert content_of(events) == "slow and steady"
+    assert time.perf_counter() - started >= 0.05
+
+
+def test_stopping_a_stream_early_closes_the_upstream_request(upstream, model):
+    upstream.script(reply="x" * 400, stream_chunk_chars=2, chunk_delay=0.01)
+
+    async def take_two() -> list[Delta | Finish]:
+        events: list[Delta | Finish] = []
+        iterator = get_provider(model).stream(request(model))
+        async for event in iterator:
+            events.append(event)
+            if len(events) == 2:
+                break
+        await iterator.aclose()  # type: ignore[attr-defined]
+        return events
+
+    assert len(run(take_two)) == 2
+    deadline = time.monotonic() + 3
+    while upstream.disconnects == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert upstream.disconnects == 1
+
+
+# --- failures ---
+
+
+def assert_no_leak(error: UpstreamError) -> None:
+    text = f"{error} {error.message} {error.envelope()}"
+    assert SECRET_IN_ERROR_BODY not in text
+    assert UPSTREAM_KEY not in text
+    assert "Internal failure" not in text
+
+
+def test_upstream_500_is_a_502_without_the_body_or_key(upstream, model):
+    upstream.script(status=500)
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request(model))
+    error = excinfo.value
+    assert (error.status, error.type, error.message) == (
+        502,
+        "upstream_error",
+        "The model provider returned HTTP 500.",
+    )
+    assert not isinstance(error, UpstreamTimeout)
+    assert_no_leak(error)
+
+
+def test_upstream_500_on_a_stream_is_a_502_before_any_delta(upstream, model):
+    upstream.script(status=503)
+    events, error = stream_until_error(request(model))
+    assert events == []
+    assert (error.status, error.message) == (502, "The model provider returned HTTP 503.")
+    assert_no_leak(error)
+
+
+@pytest.mark.parametrize("status", [400, 401, 404, 429])
+def test_upstream_4xx_is_a_502(upstream, model, status):
+    upstream.script(status=status)
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request(model))
+    assert excinfo.value.status == 502
+    assert_no_leak(excinfo.value)
+
+
+def test_wrong_upstream_key_is_a_502_that_does_not_leak_it(upstream, model):
+    upstream.script(require_key="sk-something-else")
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request(model))
+    assert excinfo.value.message == "The model provider returned HTTP 401."
+    assert_no_leak(excinfo.value)
+
+
+def test_hang_is_an_upstream_timeout_504(upstream):
+    upstream.script(hang=3)
+    slow = spec(upstream.url, read_timeout=0.3)
+    started = time.perf_counter()
+    with pytest.raises(UpstreamTimeout) as excinfo:
+        complete(request(slow))
+    assert time.perf_counter() - started < 2
+    assert (excinfo.value.status, excinfo.value.type, excinfo.value.message) == (
+        504,
+        "upstream_error",
+        "The model provider timed out.",
+    )
+
+
+def test_stream_hang_before_the_first_byte_is_a_504(upstream):
+    upstream.script(hang=3)
+    events, error = stream_until_error(request(spec(upstream.url, read_timeout=0.3)))
+    assert events == []
+    assert isinstance(error, UpstreamTimeout)
+    assert error.status == 504
+
+
+def test_stream_hang_mid_stream_is_a_504_after_the_earlier_deltas(upstream):
+    upstream.script(reply="abcdefgh", stream_chunk_chars=2, hang=3, hang_after_chunks=2)
+    events, error = stream_until_error(request(spec(upstream.url, read_timeout=0.3)))
+    assert events == [Delta(content="ab"), Delta(content="cd")]
+    assert isinstance(error, UpstreamTimeout)
+
+
+def test_reset_mid_stream_raises_after_the_earlier_deltas(upstream, model):
+    upstream.script(reply="abcdefghij", stream_chunk_chars=2, reset_after_chunks=3)
+    events, error = stream_until_error(request(model))
+    assert events == [Delta(content="ab"), Delta(content="cd"), Delta(content="ef")]
+    assert (error.status, error.message) == (502, "The connection to the model provider failed.")
+
+
+def test_reset_before_any_chunk_is_a_502(upstream, model):
+    upstream.script(reset_after_chunks=0)
+    events, error = stream_until_error(request(model))
+    assert events == []
+    assert error.status == 502
+
+
+def test_garbage_mid_stream_raises_after_the_earlier_deltas(upstream, model):
+    upstream.script(reply="abcdefgh", stream_chunk_chars=2, garbage_after_chunks=2)
+    events, error = stream_until_error(request(model))
+    assert events == [Delta(content="ab"), Delta(content="cd")]
+    assert (error.status, error.message) == (
+        502,
+        "The model provider returned a malformed response.",
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "this is not json",
+        "[]",
+        '{"choices": []}',
+        '{"choices": [{"finish_reason": "stop"}]}',
+        '{"choices": [{"message": {"content": 42}}]}',
+    ],
+)
+def test_malformed_body_is_a_502(upstream, model, body):
+    upstream.script(raw_body=body)
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request(model))
+    assert (excinfo.value.status, excinfo.value.message) == (
+        502,
+        "The model provider returned a malformed response.",
+    )
+
+
+def test_unreachable_upstream_is_a_502():
+    with running_fake_upstream() as gone:
+        url = gone.url
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request(spec(url)))
+    assert (excinfo.value.status, excinfo.value.message) == (
+        502,
+        "Could not connect to the model provider.",
+    )
+
+
+def test_unreachable_upstream_on_a_stream_is_a_502():
+    with running_fake_upstream() as gone:
+        url = gone.url
+    events, error = stream_until_error(request(spec(url)))
+    assert events == []
+    assert error.status == 502
+
+
+# --- pooling ---
+
+
+def test_one_provider_per_base_url(upstream):
+    first = get_provider(spec(upstream.url))
+    assert isinstance(first, OpenAIProvider)
+    assert get_provider(spec(upstream.url, id="other", read_timeout=1.0)) is first
+    assert get_provider(spec("http://127.0.0.1:1/v1")) is not first
+
+
+def test_client_is_pooled_per_event_loop(upstream, model):
+    async def clients() -> tuple[httpx.AsyncClient, httpx.AsyncClient]:
+        return _client(upstream.url), _client(upstream.url)
+
+    first, again = run(clients)
+    assert first is again
+    other, _ = run(clients)
+    assert other is not first
+
+
+def test_requests_reuse_the_pooled_connection(upstream, model):
+    async def three() -> None:
+        provider = get_provider(model)
+        for _ in range(3):
+            await provider.complete(request(model))
+
+    run(three)
+    assert len(upstream.requests) == 3
+    assert all(r.headers.get("connection") != "close" for r in upstream.requests)
+
+
+def test_concurrent_streams_on_one_loop(upstream, model):
+    upstream.script(reply="concurrent reply", stream_chunk_chars=3, chunk_delay=0.01)
+
+    async def many() -> list[str]:
+        async def one() -> str:
+            return content_of([e async for e in get_provider(model).stream(request(model))])
+
+        return list(await asyncio.gather(*(one() for _ in range(20))))
+
+    assert run(many) == ["concurrent reply"] * 20
+
+
+# --- the fake upstream itself ---
+
+
+def test_fake_upstream_lists_models(upstream):
+    response = httpx.get(f"{upstream.url}/models")
+    assert response.json() == {"object": "list", "data": [{"id": "fake", "object": "model"}]}
+
+
+def test_fake_upstream_enqueued_scripts_answer_once_each(upstream, model):
+    upstream.enqueue(reply="first")
+    upstream.enqueue(reply="second")
+    replies = [complete(request(model)).content for _ in range(3)]
+    assert replies == ["first", "second", "Hello from the fake upstream."]
+
+
+def test_fake_upstream_runs_as_a_script():
+    script = Path(__file__).resolve().parent.parent / "fake_upstream.py"
+    process = subprocess.Popen(
+        [sys.executable, str(script), "--port", "0", "--reply", "From a process"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = line.strip().rsplit(" ", 1)[-1]
+        assert url.startswith("http://127.0.0.1:")
+        response = httpx.post(
+            f"{url}/chat/completions", json={"model": "fake", "messages": MESSAGES}
+        )
+        assert response.json()["choices"][0]["message"]["content"] == "From a process"
+    finally:
+        process.terminate()
+        process.wait(timeout=5)
