@@ -11,7 +11,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.forms import ApiKeyCreateForm, ApiKeyLoggingForm, ApiKeyRateLimitForm, SignupForm
 from accounts.models import ApiKey, User
@@ -69,7 +69,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     return render(
@@ -80,7 +80,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def keys(request: HttpRequest) -> HttpResponse:
     return _keys_page(request, ApiKeyCreateForm())
 
@@ -115,7 +115,7 @@ def key_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def key_revoke_confirm(request: HttpRequest, key_id: int) -> HttpResponse:
     return render(request, "accounts/key_revoke_confirm.html", {"key": _own_key(request, key_id)})
 

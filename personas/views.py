@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, URLResolver, path
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
 from core.errors import ApiError, NotFound, PermissionDenied
@@ -67,7 +67,7 @@ def _add_form(request: HttpRequest) -> TrainingItemForm:
 
 
 @login_required
-@require_GET
+@require_safe
 def persona_list(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     mine: list[Persona] = []
@@ -93,7 +93,7 @@ def persona_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def persona_detail(request: HttpRequest, persona_id: int) -> HttpResponse:
     persona, is_owner = _visible_persona(request, persona_id)
     context: dict[str, Any] = {"persona": persona, "is_owner": is_owner}
@@ -125,7 +125,7 @@ def persona_edit(request: HttpRequest, persona_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def persona_delete_confirm(request: HttpRequest, persona_id: int) -> HttpResponse:
     persona = _owned_persona(request, persona_id)
     item_count = selectors.training_items_for(persona).count()
@@ -200,7 +200,7 @@ def training_edit(request: HttpRequest, persona_id: int, data_id: int) -> HttpRe
 
 
 @login_required
-@require_GET
+@require_safe
 def training_delete_confirm(request: HttpRequest, persona_id: int, data_id: int) -> HttpResponse:
     item = _owned_item(request, persona_id, data_id)
     return render(
