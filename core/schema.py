@@ -3,14 +3,39 @@
 Use ``responses={200: FooSerializer, **error_responses(400, 401, 404, 429)}`` in
 ``@extend_schema`` so each operation documents the errors it can return, all pointing at the
 same ``ErrorResponse`` component.
+
+Importing this module also registers the ``Bearer`` security scheme for
+``core.auth.ApiKeyAuthentication``, so every key-protected operation documents it.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
-__all__ = ["ErrorBodySerializer", "ErrorResponseSerializer", "error_responses"]
+__all__ = [
+    "ApiKeyAuthenticationScheme",
+    "ErrorBodySerializer",
+    "ErrorResponseSerializer",
+    "error_responses",
+]
+
+
+class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
+    """Contract §2: ``Authorization: Bearer sk-...``."""
+
+    target_class = "core.auth.ApiKeyAuthentication"
+    name = "ApiKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API key from the dashboard: `Authorization: Bearer sk-...`.",
+        }
 
 
 class ErrorBodySerializer(serializers.Serializer):

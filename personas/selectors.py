@@ -9,6 +9,7 @@ Managing training data needs ownership on top: a persona the caller can see but 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -17,10 +18,13 @@ from core.errors import NotFound, PermissionDenied
 from personas.models import Persona, TrainingDataItem
 
 __all__ = [
+    "PERSONAS_PAGE_SIZE",
+    "PersonaPage",
     "get_owned_persona_for",
     "get_persona_for",
     "get_training_item_for",
     "parse_id",
+    "personas_page",
     "personas_visible_to",
     "training_items_for",
 ]
@@ -70,6 +74,40 @@ def personas_visible_to(user: Any) -> QuerySet[Persona]:
         )
         .order_by("id")
     )
+
+
+PERSONAS_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class PersonaPage:
+    personas: list[Persona]
+    total: int
+    has_more: bool
+
+
+def personas_page(
+    user: Any,
+    *,
+    page: int = 1,
+    category: str | None = None,
+    owned: bool | None = None,
+    page_size: int = PERSONAS_PAGE_SIZE,
+) -> PersonaPage:
+    """One page (from 1) of :func:`personas_visible_to`, optionally filtered by category and by
+    ownership (``owned=True``: the user's own; ``False``: everyone else's). Two queries (count,
+    rows), one when the page is past the end."""
+    personas = personas_visible_to(user)
+    if category:
+        personas = personas.filter(category=category)
+    if owned is not None:
+        user_id = _user_id(user)
+        mine = Q(owner_id=user_id) if user_id is not None else Q(pk__in=[])
+        personas = personas.filter(mine) if owned else personas.exclude(mine)
+    total = personas.count()
+    offset = (page - 1) * page_size
+    rows = list(personas[offset : offset + page_size]) if offset < total else []
+    return PersonaPage(personas=rows, total=total, has_more=offset + len(rows) < total)
 
 
 def get_persona_for(user: Any, persona_id: Any) -> Persona:

@@ -42,3 +42,30 @@ class ApiKeyFactory(DjangoModelFactory):
         key.raw_key = key.set_new_key()  # type: ignore[attr-defined]
         key.save()
         return key
+
+
+class PersonaFactory(DjangoModelFactory):
+    """A private persona of a new user unless told otherwise."""
+
+    class Meta:
+        model = "personas.Persona"
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Persona {n}")
+    description = "A helpful test persona."
+    category = "general"
+    system_prompt = "You are a helpful test persona."
+    default_model = "nova-local"
+    default_temperature = 0.7
+    is_public = False
+
+
+class TrainingDataItemFactory(DjangoModelFactory):
+    class Meta:
+        model = "personas.TrainingDataItem"
+
+    persona = factory.SubFactory(PersonaFactory)
+    type = "text"
+    title = ""
+    content = factory.Sequence(lambda n: f"Training fact number {n}.")
+    metadata = factory.LazyFunction(dict)
