@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, re_path
 
 from chat import api
+from chat.views import web_urls
 
 # Mounted under /v1/ and /api/v1/. The /agents/ spellings let the openai SDK use
 # base_url=".../v1/agents" for persona chat (contract §6).
@@ -12,4 +13,4 @@ api_urls: list[URLPattern | URLResolver] = [
     re_path(r"^models/?$", api.ModelListView.as_view()),
     re_path(r"^agents/models/?$", api.ModelListView.as_view()),
 ]
-web_urls: list[URLPattern | URLResolver] = []
+__all__ = ["api_urls", "web_urls"]

@@ -9,6 +9,13 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402  (needs the app registry ready)
+# Imported after the app registry is ready.
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+from chat.catalog import validate_catalog_or_exit  # noqa: E402
+
+# System checks do not run under daphne: a bad catalog stops the server here, at start-up,
+# instead of failing requests later (issue 5 item 1).
+validate_catalog_or_exit()
 
 application = ProtocolTypeRouter({"http": django_asgi_app})

@@ -88,7 +88,7 @@ def test_adjustment_is_signed(user: User) -> None:
         adjust_balance(user=user, amount="0", note="nothing")
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_charges_and_top_ups_keep_ledger_equal_to_balance() -> None:
     """20 threads charge one account at once (plus top-ups); nothing may be lost."""
     user = UserFactory(username="busy")

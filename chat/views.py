@@ -1,0 +1,123 @@
+"""The dashboard playground: chat with a persona or a model, the reply streaming in.
+
+Session auth and CSRF instead of a key; the same serializer and services as the API.
+Web conversations are saved with mode `personal` (own persona), `agents` (anyone else's
+persona) or `chat` (a plain model) and can be continued (issue 5 item 8).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import render
+from django.urls import URLPattern, path
+from django.views.decorators.http import require_GET, require_POST
+from rest_framework.exceptions import ValidationError
+
+from accounts.models import User
+from billing.models import UsageRecord
+from billing.selectors import get_balance
+from chat.catalog import get_catalog
+from chat.serializers import ChatCompletionRequestSerializer
+from chat.services import prepare_chat
+from chat.streaming import sse_response
+from conversations.models import Conversation, Message
+from core.errors import ApiError, InvalidRequest, error_response, from_drf_exception
+from personas.selectors import personas_visible_to
+
+WEB_MODES = (Conversation.Mode.CHAT, Conversation.Mode.AGENTS, Conversation.Mode.PERSONAL)
+
+
+def _web_conversation(user: User, conversation_id: Any) -> Conversation:
+    try:
+        return Conversation.objects.select_related("persona").get(
+            pk=int(conversation_id), user=user, mode__in=WEB_MODES
+        )
+    except (Conversation.DoesNotExist, ValueError, TypeError) as exc:
+        raise Http404("No such conversation") from exc
+
+
+@login_required
+@require_GET
+def playground(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    conversation = None
+    history: list[Message] = []
+    if request.GET.get("conversation"):
+        conversation = _web_conversation(user, request.GET["conversation"])
+        history = list(conversation.messages.exclude(role=Message.Role.SYSTEM).order_by("id"))
+    context = {
+        "personas": personas_visible_to(user),
+        "models": list(get_catalog()),
+        "conversation": conversation,
+        "history": history,
+        "balance": get_balance(user),
+    }
+    return render(request, "chat/playground.html", context)
+
+
+@login_required
+@require_POST
+def playground_chat(request: HttpRequest) -> HttpResponseBase:
+    """JSON in, SSE out: {"persona_id"?, "model"?, "message", "conversation_id"?}."""
+    user: User = request.user  # type: ignore[assignment]
+    try:
+        try:
+            payload = json.loads(request.body or b"{}")
+        except ValueError as exc:
+            raise InvalidRequest(
+                "The request body is not valid JSON.", code="invalid_json"
+            ) from exc
+        if not isinstance(payload, dict):
+            raise InvalidRequest("The request body must be a JSON object.")
+        data: dict[str, Any] = {
+            "messages": [{"role": "user", "content": payload.get("message")}],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        for name in ("persona_id", "model", "conversation_id", "temperature"):
+            if payload.get(name) not in (None, ""):
+                data[name] = payload[name]
+        serializer = ChatCompletionRequestSerializer(data=data)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except ValidationError as exc:
+            raise from_drf_exception(exc) or InvalidRequest("Invalid request.") from exc
+        valid = serializer.validated_data
+        mode = Conversation.Mode.CHAT
+        if "persona_id" in valid:
+            owned = personas_visible_to(user).filter(pk=valid["persona_id"], owner=user).exists()
+            mode = Conversation.Mode.PERSONAL if owned else Conversation.Mode.AGENTS
+        ctx = prepare_chat(user=user, api_key=None, data=valid, save=True, mode=mode)
+    except ApiError as exc:
+        return error_response(exc)
+    return sse_response(ctx)
+
+
+@login_required
+@require_GET
+def playground_status(request: HttpRequest) -> JsonResponse:
+    """The balance and the cost of the conversation's latest reply, shown after a stream."""
+    user: User = request.user  # type: ignore[assignment]
+    cost = None
+    if request.GET.get("conversation"):
+        conversation = _web_conversation(user, request.GET["conversation"])
+        latest = (
+            UsageRecord.objects.filter(user=user, conversation=conversation)
+            .order_by("-id")
+            .values_list("cost", flat=True)
+            .first()
+        )
+        cost = str(latest) if latest is not None else None
+    return JsonResponse({"balance": str(get_balance(user)), "last_cost": cost})
+
+
+web_urls: list[URLPattern] = [
+    path("playground/", playground, name="playground"),
+    path("playground/chat", playground_chat, name="playground_chat"),
+    path("playground/status", playground_status, name="playground_status"),
+]
