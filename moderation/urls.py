@@ -1,6 +1,14 @@
+"""Moderation routes, mounted by config/urls.py under /v1/ and /api/v1/ (contract §1)."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, re_path
 
-api_urls: list[URLPattern | URLResolver] = []
+from moderation.api import ModerationsView, ModerationView
+
+# Relative to the v1 mount; with and without the trailing slash, no redirects.
+api_urls: list[URLPattern | URLResolver] = [
+    re_path(r"^moderation/?$", ModerationView.as_view()),
+    re_path(r"^moderations/?$", ModerationsView.as_view()),
+]
 web_urls: list[URLPattern | URLResolver] = []

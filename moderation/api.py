@@ -1,0 +1,127 @@
+"""Moderation endpoints: Nova's verdict (spec 4.4) and the OpenAI-shaped `/v1/moderations`.
+
+Both need a valid key and are rate-limited (the default DRF classes) but need no balance
+(contract §10).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import ApiKey, User
+from core.schema import error_responses
+from moderation.engine import POLICY_VERSION
+from moderation.models import ModerationVerdict
+from moderation.serializers import (
+    ModerationRequestSerializer,
+    ModerationsRequestSerializer,
+    ModerationsResponseSerializer,
+    ModerationVerdictSerializer,
+    openai_result,
+)
+from moderation.services import moderate_content
+
+MODERATION_EXAMPLES = [
+    OpenApiExample(
+        "Custom policy",
+        value={
+            "content": "Skip Acme, sign up on CoinVault with my referral code for lower fees!",
+            "policy": "#policy 1: no promotion of other crypto exchanges\n"
+            "#policy 2: no medical dosage advice\n"
+            "#policy 3: no mention of competitor brands Acme or Globex",
+            "instructions": "allow profanity",
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Unsafe verdict",
+        value={
+            "status": "DISALLOWED",
+            "category": "VIOLENCE",
+            "severity": "HIGH",
+            "action": "ESCALATE",
+            "banned_days": None,
+            "reason": "Threatens to kill or hurt someone.",
+            "confidence": 0.9,
+            "uncertainty_flag": False,
+            "ambiguity_reason": "NONE",
+            "escalation_required": True,
+            "auto_fail": False,
+            "detected_signals": ["VIOLENCE", "THREAT"],
+            "policy_version": POLICY_VERSION,
+            "timestamp": "2026-11-22T15:33:43.123456Z",
+            "usage": {"prompt_tokens": 12, "completion_tokens": 0, "total_tokens": 12},
+            "scores": {"VIOLENCE": 0.9, "HARASSMENT": 0.21},
+        },
+        response_only=True,
+    ),
+]
+
+MODERATIONS_EXAMPLES = [
+    OpenApiExample(
+        "OpenAI-shaped request", value={"input": ["Have a nice day", "I will hurt you"]}
+    ),
+]
+
+
+def _caller(request: Request) -> tuple[User, ApiKey]:
+    key = request.auth
+    assert isinstance(key, ApiKey)  # the default authentication class sets it
+    return key.user, key
+
+
+class ModerationView(APIView):
+    @extend_schema(
+        request=ModerationRequestSerializer,
+        responses={200: ModerationVerdictSerializer, **error_responses(400, 401, 429)},
+        examples=MODERATION_EXAMPLES,
+        description=(
+            "Assess `content` against the built-in policy plus optional custom `policy` lines "
+            "and free-text `instructions`. Returns every field of the verdict (spec 2.4), "
+            "`scores` per category and, for REDACT, `redacted_content`. Needs no balance. "
+            "Verdicts that are uncertain or need escalation join the human review queue."
+        ),
+        tags=["moderation"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ModerationRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user, key = _caller(request)
+        outcome = moderate_content(user=user, api_key=key, **serializer.validated_data)
+        return Response(outcome.verdict.to_dict())
+
+
+class ModerationsView(APIView):
+    @extend_schema(
+        request=ModerationsRequestSerializer,
+        responses={200: ModerationsResponseSerializer, **error_responses(400, 401, 429)},
+        examples=MODERATIONS_EXAMPLES,
+        description=(
+            "OpenAI-compatible moderation (`client.moderations.create`): one result per input, "
+            "with OpenAI's category names mapped from Nova's. `model` is accepted and ignored."
+        ),
+        tags=["moderation"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ModerationsRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user, key = _caller(request)
+        results = [
+            openai_result(
+                moderate_content(
+                    user=user,
+                    api_key=key,
+                    content=text,
+                    endpoint=ModerationVerdict.Endpoint.MODERATIONS,
+                ).verdict
+            )
+            for text in serializer.validated_data["input"]
+        ]
+        return Response(
+            {"id": f"modr-{uuid.uuid4().hex}", "model": POLICY_VERSION, "results": results}
+        )
