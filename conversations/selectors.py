@@ -1,0 +1,158 @@
+"""Reads of conversations that encode who may see what (contract §11).
+
+A conversation is visible to its owner only. Anything else (someone else's conversation, a
+missing one, an id that cannot be one) answers exactly like a missing conversation: NotFound.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+
+from conversations.models import Conversation, Message
+from core.errors import NotFound
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+__all__ = [
+    "CONVERSATIONS_PAGE_SIZE",
+    "MODE_ALL",
+    "MODE_FILTERS",
+    "ConversationPage",
+    "conversations_of",
+    "conversations_page",
+    "get_conversation_for",
+    "parse_conversation_id",
+]
+
+CONVERSATIONS_PAGE_SIZE = 20
+MODE_ALL = "all"
+MODE_FILTERS: tuple[str, ...] = (MODE_ALL, *Conversation.Mode.values)
+
+# "conv_42" or "42": ASCII digits only (int() would also take "٤٢" or " 42 "), and no more
+# than a bigint holds, so a huge number is a 404 rather than a database overflow.
+_ID_SHAPE = re.compile(r"^(?:conv_)?([0-9]{1,19})$")
+_MAX_ID = 2**63 - 1
+
+# The latest message of a conversation, as one column per field: every column is a correlated
+# subquery served by the (conversation, id) index, so a page stays a single query.
+_LATEST_FIELDS = ("id", "role", "content", "model", "created_at")
+
+
+@dataclass(frozen=True)
+class ConversationPage:
+    """One page of a user's conversations; each has ``latest_messages`` (zero or one)."""
+
+    conversations: list[Conversation]
+    total: int
+    has_more: bool
+    page: int
+    page_size: int
+
+    @property
+    def page_count(self) -> int:
+        return max(1, -(-self.total // self.page_size))
+
+
+def parse_conversation_id(value: Any) -> int | None:
+    """The primary key in "conv_42" or "42"; None when the value cannot be an id."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and (match := _ID_SHAPE.match(value)):
+        number = int(match.group(1))
+    else:
+        return None
+    return number if 0 < number <= _MAX_ID else None
+
+
+def conversations_of(user: User, *, mode: str = MODE_ALL) -> QuerySet[Conversation]:
+    """The user's conversations, newest ``updated_at`` first (ties: newest id first).
+
+    ``mode`` is "all" or one of ``Conversation.Mode``; callers validate it first.
+    """
+    conversations = Conversation.objects.filter(user=user)
+    if mode != MODE_ALL:
+        conversations = conversations.filter(mode=mode)
+    return conversations.order_by("-updated_at", "-id")
+
+
+def _with_latest_message(conversations: QuerySet[Conversation]) -> QuerySet[Conversation]:
+    latest = Message.objects.filter(conversation=OuterRef("pk")).order_by("-id")
+    return conversations.annotate(
+        **{f"latest_{name}": Subquery(latest.values(name)[:1]) for name in _LATEST_FIELDS}
+    )
+
+
+def _attach_latest_message(conversation: Conversation) -> None:
+    values = {name: getattr(conversation, f"latest_{name}") for name in _LATEST_FIELDS}
+    latest: list[Message] = []
+    if values["id"] is not None:
+        latest.append(Message(conversation=conversation, **values))
+    conversation.latest_messages = latest  # type: ignore[attr-defined]
+
+
+def conversations_page(
+    user: User,
+    *,
+    mode: str = MODE_ALL,
+    page: int = 1,
+    page_size: int = CONVERSATIONS_PAGE_SIZE,
+) -> ConversationPage:
+    """One page (from 1) of the user's conversations, each with its latest message.
+
+    Two queries however long the page is: the count, then the rows with the latest message
+    annotated. A page past the end costs the count only.
+    """
+    conversations = conversations_of(user, mode=mode)
+    total = conversations.count()
+    offset = (page - 1) * page_size
+    rows: list[Conversation] = []
+    if offset < total:
+        # The page's ids are picked in a subquery first, so the latest-message subqueries run
+        # for the rows shown only, not for every row the OFFSET skips (page 500 of 10,000).
+        page_ids = conversations.values("pk")[offset : offset + page_size]
+        rows = list(
+            _with_latest_message(
+                Conversation.objects.filter(pk__in=page_ids).order_by("-updated_at", "-id")
+            )
+        )
+        for conversation in rows:
+            _attach_latest_message(conversation)
+    return ConversationPage(
+        conversations=rows,
+        total=total,
+        has_more=offset + len(rows) < total,
+        page=page,
+        page_size=page_size,
+    )
+
+
+def get_conversation_for(
+    user: User, conversation_id: Any, *, with_messages: bool = True
+) -> Conversation:
+    """The user's conversation with this id ("conv_42" or "42"), its messages prefetched in
+    order.
+
+    Raises NotFound when the id is malformed, when there is no such conversation and when it
+    belongs to someone else: the three are indistinguishable on purpose (contract §11).
+    """
+    pk = parse_conversation_id(conversation_id)
+    conversation = None
+    if pk is not None:
+        conversations = Conversation.objects.filter(user=user, pk=pk)
+        if with_messages:
+            conversations = conversations.prefetch_related(
+                Prefetch("messages", queryset=Message.objects.order_by("id"))
+            )
+        conversation = conversations.first()
+    if conversation is None:
+        raise NotFound(
+            f"No conversation with id {str(conversation_id)[:40]!r}.", param="conversation_id"
+        )
+    return conversation

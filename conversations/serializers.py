@@ -1,0 +1,127 @@
+"""Serializers for the conversation history API (spec 2.5, 4.5, 4.6; contract §11)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from conversations.models import Conversation, Message
+from conversations.selectors import MODE_ALL, MODE_FILTERS
+
+__all__ = [
+    "ConversationDetailSerializer",
+    "ConversationListQuerySerializer",
+    "ConversationListSerializer",
+    "ConversationMessageSerializer",
+    "ConversationSummarySerializer",
+    "HistoryTimestampField",
+    "format_timestamp",
+]
+
+
+def format_timestamp(value: datetime) -> str:
+    """Contract §11: UTC, always six fractional digits, trailing Z: 2026-11-22T15:33:43.123456Z."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class HistoryTimestampField(serializers.DateTimeField):
+    def to_representation(self, value: datetime) -> str:
+        return format_timestamp(value)
+
+
+class ConversationMessageSerializer(serializers.ModelSerializer):
+    created_at = HistoryTimestampField(read_only=True)
+
+    class Meta:
+        model = Message
+        fields = ["id", "role", "content", "model", "created_at"]
+        extra_kwargs = {
+            "model": {"help_text": "The model that wrote the message; on assistant messages only."}
+        }
+
+    def to_representation(self, instance: Message) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if instance.role != Message.Role.ASSISTANT:
+            del data["model"]
+        return data
+
+
+class _ConversationBaseSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="public_id", read_only=True, help_text='"conv_<id>"')
+    created_at = HistoryTimestampField(read_only=True)
+    updated_at = HistoryTimestampField(read_only=True)
+
+    class Meta:
+        model = Conversation
+        fields = ["id", "mode", "title", "created_at", "updated_at", "messages"]
+
+
+class ConversationSummarySerializer(_ConversationBaseSerializer):
+    """A list entry: its ``messages`` holds the latest message only (empty when none)."""
+
+    messages = ConversationMessageSerializer(source="latest_messages", many=True, read_only=True)
+
+    class Meta(_ConversationBaseSerializer.Meta):
+        pass
+
+
+class ConversationDetailSerializer(_ConversationBaseSerializer):
+    """One conversation with every message in order, system messages included."""
+
+    messages = ConversationMessageSerializer(many=True, read_only=True)
+
+    class Meta(_ConversationBaseSerializer.Meta):
+        pass
+
+
+@extend_schema_serializer(many=False)
+class ConversationListSerializer(serializers.Serializer):
+    object = serializers.ChoiceField(choices=["list"])
+    data = ConversationSummarySerializer(many=True)  # type: ignore[assignment]  # the field
+    has_more = serializers.BooleanField()
+    total = serializers.IntegerField(help_text="How many conversations match the mode.")
+    mode_filter = serializers.CharField(help_text="The mode applied.")
+
+
+class _QueryParamMixin:
+    field_name: str
+
+    def get_value(self, dictionary: Any) -> Any:
+        # DRF reads "?page=" as "not sent" (the default); the contract calls it not an integer.
+        return dictionary.get(self.field_name, serializers.empty)
+
+
+class _QueryPageField(_QueryParamMixin, serializers.IntegerField):
+    """A page number from the query string: ASCII digits only, at least 1."""
+
+    default_error_messages = {"invalid": "page must be an integer of at least 1."}
+    _DIGITS = re.compile(r"^[0-9]{1,18}$")
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not self._DIGITS.match(data) or int(data) < 1:
+            self.fail("invalid")
+        return int(data)
+
+
+class _QueryChoiceField(_QueryParamMixin, serializers.ChoiceField):
+    pass
+
+
+class ConversationListQuerySerializer(serializers.Serializer):
+    mode = _QueryChoiceField(
+        choices=MODE_FILTERS,
+        required=False,
+        default=MODE_ALL,
+        error_messages={
+            "invalid_choice": "mode must be one of " + ", ".join(MODE_FILTERS) + ".",
+        },
+        help_text=(
+            "all (default), chat (web chat), agents (web agent conversations), personal "
+            "(personal AI), api (API chat), api_agents (API persona chat)."
+        ),
+    )
+    page = _QueryPageField(required=False, default=1, help_text="Page number, from 1 (20 a page).")

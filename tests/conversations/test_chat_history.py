@@ -1,0 +1,154 @@
+"""Chats saved by the chat endpoints, read back through the history API (contract §4, §11)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from billing.services import top_up
+from tests.chat.helpers import CANARY, make_persona
+from tests.conftest import client_for
+from tests.factories import ApiKeyFactory
+from tests.fake_upstream import FakeUpstream
+
+pytestmark = pytest.mark.django_db
+
+LIST = "/nova-api/v1/conversations"
+
+
+def test_persona_chat_with_detailed_logging_shows_up_as_api_agents(funded_user: User) -> None:
+    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    response = client.post(
+        "/v1/agents/chat/completions",
+        {"persona_id": 1, "messages": [{"role": "user", "content": "How do I write a test?"}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    conversation_id = response.json()["conversation_id"]
+    assert isinstance(conversation_id, int)
+    reply = response.json()["choices"][0]["message"]["content"]
+
+    listed = client.get(LIST).json()
+    assert listed["total"] == 1
+    entry = listed["data"][0]
+    assert entry["id"] == f"conv_{conversation_id}"
+    assert entry["mode"] == "api_agents"
+    assert entry["title"] == "How do I write a test?"
+    assert [m["role"] for m in entry["messages"]] == ["assistant"]
+    assert entry["messages"][0]["content"] == reply
+    assert entry["messages"][0]["model"] == "nova-local"
+    assert client.get(LIST, {"mode": "api_agents"}).json()["total"] == 1
+    assert client.get(LIST, {"mode": "api"}).json()["total"] == 0
+
+    for path in (f"{LIST}/conv_{conversation_id}", f"{LIST}/{conversation_id}"):
+        body = client.get(path).json()
+        assert body["id"] == f"conv_{conversation_id}"
+        assert [m["role"] for m in body["messages"]] == ["system", "user", "assistant"]
+        system, user_message, assistant = body["messages"]
+        # A built-in persona is nobody's: the system message names it and holds no prompt.
+        assert "Conversation with the persona" in system["content"]
+        assert "model" not in system and "model" not in user_message
+        assert user_message["content"] == "How do I write a test?"
+        assert assistant == {**assistant, "content": reply, "model": "nova-local"}
+
+
+def test_general_chat_with_detailed_logging_is_mode_api(funded_user: User) -> None:
+    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    response = client.post(
+        "/v1/chat/completions",
+        {"model": "nova-local", "messages": [{"role": "user", "content": "Hi"}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    conversation_id = response.json()["conversation_id"]
+    body = client.get(LIST, {"mode": "api"}).json()
+    assert [c["id"] for c in body["data"]] == [f"conv_{conversation_id}"]
+    detail = client.get(f"{LIST}/conv_{conversation_id}").json()
+    assert [m["role"] for m in detail["messages"]] == ["user", "assistant"]
+
+
+def test_someone_elses_persona_prompt_and_training_data_never_reach_the_history(
+    funded_user: User, other_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
+) -> None:
+    persona = make_persona(
+        other_user,
+        name="Canary keeper",
+        public=True,
+        prompt=f"Secret instructions {CANARY}",
+        items=[
+            ("knowledge", f"Secret fact {CANARY}", {}),
+            ("qa_pair", f"Answer {CANARY}", {"question": f"Question {CANARY}?"}),
+        ],
+    )
+    fake_upstream.script(reply="I can help with that.", usage=(30, 6))
+    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    response = client.post(
+        "/v1/agents/chat/completions",
+        {"persona_id": persona.pk, "messages": [{"role": "user", "content": "Tell me a fact"}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    # The model did see the secret (that is what a persona is for) ...
+    assert CANARY in fake_upstream.bodies[-1]["messages"][0]["content"]
+    conversation_id = response.json()["conversation_id"]
+
+    # ... but the caller's history never shows it.
+    listed = client.get(LIST)
+    detail = client.get(f"{LIST}/conv_{conversation_id}")
+    assert listed.status_code == 200 and detail.status_code == 200
+    assert CANARY not in listed.content.decode()
+    assert CANARY not in detail.content.decode()
+    system = detail.json()["messages"][0]
+    assert system["role"] == "system"
+    assert "Canary keeper" in system["content"]
+
+    # The persona's owner never sees the caller's conversation either.
+    owner_client = client_for(ApiKeyFactory(user=other_user))
+    assert owner_client.get(LIST).json()["total"] == 0
+    assert owner_client.get(f"{LIST}/conv_{conversation_id}").status_code == 404
+
+
+def test_own_persona_stores_its_prompt_for_its_owner(
+    funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
+) -> None:
+    persona = make_persona(funded_user, prompt=f"My own prompt {CANARY}")
+    fake_upstream.script(reply="Sure.", usage=(10, 2))
+    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    response = client.post(
+        "/v1/agents/chat/completions",
+        {"persona_id": persona.pk, "messages": [{"role": "user", "content": "Hello"}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    detail = client.get(f"{LIST}/conv_{response.json()['conversation_id']}").json()
+    assert CANARY in detail["messages"][0]["content"]
+
+
+def test_chats_without_detailed_logging_leave_no_history(funded_user: User) -> None:
+    client = client_for(ApiKeyFactory(user=funded_user))
+    response = client.post(
+        "/v1/agents/chat/completions",
+        {"persona_id": 1, "messages": [{"role": "user", "content": "Hello"}]},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert response.json()["conversation_id"] is None
+    assert client.get(LIST).json()["total"] == 0
+
+
+def test_history_is_per_user_not_per_key(funded_user: User, other_user: User) -> None:
+    logging_key = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    plain_key = client_for(ApiKeyFactory(user=funded_user))
+    top_up(user=other_user, amount=Decimal("1"), note="test funds")
+    other = client_for(ApiKeyFactory(user=other_user, detailed_logging=True))
+    for client in (logging_key, other):
+        client.post(
+            "/v1/agents/chat/completions",
+            {"persona_id": 1, "messages": [{"role": "user", "content": "Hello"}]},
+            format="json",
+        )
+    assert plain_key.get(LIST).json()["total"] == 1
+    assert other.get(LIST).json()["total"] == 1
