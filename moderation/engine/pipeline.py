@@ -76,10 +76,18 @@ def _raise(severity: str, cap: str = "HIGH") -> str:
     return up if SEVERITIES.index(up) <= SEVERITIES.index(cap) else severity
 
 
-def unsafe_score(probs: dict[str, float]) -> float:
-    """The "any category" score: the ANY head averaged with the strongest category head."""
+_RULE_BONUS = 0.1
+_RULE_CATEGORIES = frozenset(classifier.LEARNED_CATEGORIES) | {"EXTREMISM"}
+
+
+def unsafe_score(probs: dict[str, float], findings: list[rules.Finding] | None = None) -> float:
+    """The "any category" score: mostly the ANY head, some of the strongest category head,
+    and a bonus when a rule found something in one of the learned categories."""
     strongest = max(probs[c] for c in classifier.LEARNED_CATEGORIES)
-    return (probs[classifier.ANY] + strongest) / 2
+    score = 0.7 * probs[classifier.ANY] + 0.3 * strongest
+    if findings and any(f.category in _RULE_CATEGORIES for f in findings):
+        score += _RULE_BONUS
+    return min(score, 1.0)
 
 
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
@@ -120,7 +128,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         return current
 
     # Learned categories: flagged only when the "any category" score crosses its threshold.
-    any_score = unsafe_score(probs)
+    any_score = unsafe_score(probs, findings)
     any_threshold = thresholds[classifier.ANY]
     learned_hit = any_score >= any_threshold
     minors = bool(rules.lexicon.MINOR_RE.search(normalized) or rules._AGE.search(normalized))
@@ -219,7 +227,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         completion_tokens=0,
     )
     if not flags:
-        return apply_escalation(_safe_verdict(any_score, any_threshold, hints, shouting, scores, usage, instr))
+        safe = _safe_verdict(any_score, any_threshold, hints, shouting, scores, usage, instr)
+        return apply_escalation(safe.replace(risk=any_score))
 
     primary = max(
         flags.values(),
@@ -293,6 +302,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         usage=usage,
         scores=scores,
         redacted_content=redacted,
+        risk=any_score,
     )
     return apply_escalation(verdict)
 

@@ -933,7 +933,7 @@ def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     protective = _PROTECTIVE.search(normalized)
     if protective:
         return []
-    if len(explicit) >= 2 or (explicit and sexual_score >= 0.5):
+    if len(explicit) >= 2 and sexual_score >= 0.5:
         return [_child_finding("Sexual content involving a minor.")]
     return []
 

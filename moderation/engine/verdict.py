@@ -127,6 +127,8 @@ class Verdict:
     usage: Usage = field(default_factory=Usage)
     scores: Mapping[str, float] = field(default_factory=dict)
     redacted_content: str | None = None
+    # The engine's "any category" score (not part of the API body; benchmarks rank by it).
+    risk: float = 0.0
 
     @property
     def allowed(self) -> bool:
