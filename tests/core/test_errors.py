@@ -14,6 +14,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests
 # Every API operation that exists: (method, path). Later issues add theirs here.
 API_OPERATIONS: list[tuple[str, str]] = [
     ("get", "/v1/_probe/whoami"),
+    ("post", "/v1/moderation"),
+    ("post", "/v1/moderations"),
 ]
 
 
