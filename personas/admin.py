@@ -1,1 +1,113 @@
 from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.forms import BaseInlineFormSet, ModelForm
+from django.http import HttpRequest
+
+from core.errors import ApiError
+from personas.models import Persona, TrainingDataItem
+from personas.services import invalidate_persona_cache, set_persona_visibility
+
+
+class TrainingDataItemInline(admin.StackedInline):
+    model = TrainingDataItem
+    extra = 0
+    fields = ("type", "title", "content", "metadata")
+    show_change_link = True
+
+
+@admin.register(Persona)
+class PersonaAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "owner", "category", "is_public", "default_model", "created_at")
+    list_display_links = ("id", "name")
+    list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "is_public", "category")
+    list_select_related = ("owner",)
+    search_fields = ("name", "description", "owner__username")
+    raw_id_fields = ("owner",)
+    readonly_fields = ("created_at", "updated_at")
+    inlines = (TrainingDataItemInline,)
+    actions = ("make_public", "make_private")
+
+    # Edits made through the admin's own forms must invalidate cached prompts too.
+    def save_model(self, request: HttpRequest, obj: Persona, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        invalidate_persona_cache(obj.pk)
+
+    def save_formset(
+        self, request: HttpRequest, form: ModelForm, formset: BaseInlineFormSet, change: bool
+    ) -> None:
+        super().save_formset(request, form, formset, change)
+        invalidate_persona_cache(form.instance.pk)
+
+    def delete_model(self, request: HttpRequest, obj: Persona) -> None:
+        persona_id = obj.pk
+        super().delete_model(request, obj)
+        invalidate_persona_cache(persona_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
+        persona_ids = list(queryset.values_list("pk", flat=True))
+        super().delete_queryset(request, queryset)
+        for persona_id in persona_ids:
+            invalidate_persona_cache(persona_id)
+
+    @admin.action(description="Make selected personas public", permissions=["change"])
+    def make_public(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
+        changed = self._set_visibility(request, queryset, is_public=True)
+        self.message_user(request, f"{changed} persona(s) made public.", messages.SUCCESS)
+
+    @admin.action(description="Make selected personas private", permissions=["change"])
+    def make_private(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
+        builtins = [persona for persona in queryset if persona.is_builtin]
+        if builtins:
+            names = ", ".join(str(persona) for persona in builtins)
+            self.message_user(
+                request,
+                f"Built-in personas are always public; skipped: {names}.",
+                messages.WARNING,
+            )
+        changed = self._set_visibility(
+            request, queryset.filter(owner__isnull=False), is_public=False
+        )
+        self.message_user(request, f"{changed} persona(s) made private.", messages.SUCCESS)
+
+    def _set_visibility(
+        self, request: HttpRequest, queryset: QuerySet[Persona], *, is_public: bool
+    ) -> int:
+        changed = 0
+        for persona in queryset:
+            if persona.is_public == is_public:
+                continue
+            try:
+                set_persona_visibility(persona=persona, is_public=is_public)
+            except ApiError as exc:
+                self.message_user(request, f"{persona}: {exc.message}", messages.ERROR)
+                continue
+            changed += 1
+        return changed
+
+
+@admin.register(TrainingDataItem)
+class TrainingDataItemAdmin(admin.ModelAdmin):
+    list_display = ("id", "persona", "type", "title", "updated_at")
+    list_filter = ("type",)
+    list_select_related = ("persona",)
+    search_fields = ("title", "content", "persona__name")
+    raw_id_fields = ("persona",)
+    readonly_fields = ("created_at", "updated_at")
+
+    def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        invalidate_persona_cache(obj.persona_id)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        super().delete_model(request, obj)
+        invalidate_persona_cache(obj.persona_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        persona_ids = set(queryset.values_list("persona_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for persona_id in persona_ids:
+            invalidate_persona_cache(persona_id)

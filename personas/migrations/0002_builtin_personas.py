@@ -304,7 +304,9 @@ Limits:
                     "measuring different things. Prefer the more recent, larger and more "
                     "independent evidence, and report the disagreement rather than hiding it."
                 ),
-                "metadata": {"question": "What should I do when two sources contradict each other?"},
+                "metadata": {
+                    "question": "What should I do when two sources contradict each other?"
+                },
             },
         ],
     },
