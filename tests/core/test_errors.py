@@ -14,6 +14,14 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests
 # Every API operation that exists: (method, path). Later issues add theirs here.
 API_OPERATIONS: list[tuple[str, str]] = [
     ("get", "/v1/_probe/whoami"),
+    ("get", "/v1/personas"),
+    ("get", "/v1/personas/1"),
+    ("get", "/v1/personas/1/training-data"),
+    ("post", "/v1/personas/1/training-data"),
+    ("get", "/v1/personas/1/training-data/1"),
+    ("patch", "/v1/personas/1/training-data/1"),
+    ("put", "/v1/personas/1/training-data/1"),
+    ("delete", "/v1/personas/1/training-data/1"),
     ("post", "/v1/moderation"),
     ("post", "/v1/moderations"),
 ]
