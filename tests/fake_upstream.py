@@ -92,7 +92,9 @@ class _State:
     requests: list[RecordedRequest] = field(default_factory=list)
     disconnects: int = 0  # streams the client closed before the end
     lock: threading.Lock = field(default_factory=threading.Lock)
-    stopping: threading.Event = field(default_factory=threading.Event)
+    # Set on reset() and on shutdown: a hanging handler from an earlier test wakes up and
+    # drops its connection instead of writing into the next test's observations.
+    wake: threading.Event = field(default_factory=threading.Event)
 
     def next_script(self) -> Script:
         with self.lock:
@@ -159,8 +161,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.close()
         self.close_connection = True
 
-    def _wait(self, seconds: float) -> None:
-        self.server.state.stopping.wait(seconds)
+    def _hang(self, seconds: float) -> bool:
+        """Wait; False when woken by reset or shutdown (then just drop the connection)."""
+        wake = self.server.state.wake
+        if wake.wait(seconds):
+            self.close_connection = True
+            return False
+        return True
 
     # --- routes ---
 
@@ -189,10 +196,9 @@ class _Handler(BaseHTTPRequestHandler):
         if script.require_key is not None and self.headers.get("Authorization") != expected:
             self._send_json(401, json.dumps({"error": {"message": "bad key"}}))
             return
-        if script.hang and script.hang_after_chunks is None:
-            self._wait(script.hang)
-            if self.server.state.stopping.is_set():
-                return
+        hang_first = script.hang and script.hang_after_chunks is None
+        if hang_first and not self._hang(script.hang):
+            return
         if script.status >= 400:
             self._send_json(script.status, script.error_body)
             return
@@ -262,10 +268,9 @@ class _Handler(BaseHTTPRequestHandler):
                     return
                 if script.garbage_after_chunks is not None and sent == script.garbage_after_chunks:
                     self._event("{this is not json")
-                if script.hang_after_chunks is not None and sent == script.hang_after_chunks:
-                    self._wait(script.hang)
-                    if self.server.state.stopping.is_set():
-                        return
+                hang_now = sent == script.hang_after_chunks
+                if hang_now and not self._hang(script.hang):
+                    return
                 if script.chunk_delay:
                     time.sleep(script.chunk_delay)
                 self._event(choice(delta))
@@ -338,6 +343,8 @@ class FakeUpstream:
             self._state.queue.clear()
             self._state.requests.clear()
             self._state.disconnects = 0
+            woken, self._state.wake = self._state.wake, threading.Event()
+        woken.set()
 
 
 def _start(host: str, port: int) -> _Server:
@@ -360,7 +367,7 @@ def running_fake_upstream(host: str = "127.0.0.1", port: int = 0) -> Iterator[Fa
     try:
         yield FakeUpstream(server, host)
     finally:
-        server.state.stopping.set()
+        server.state.wake.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
@@ -395,7 +402,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        server.state.stopping.set()
+        server.state.wake.set()
         server.server_close()
 
 
