@@ -110,7 +110,7 @@ class UsageRecordAdmin(_ReadOnly):
         "completion_tokens",
         "cost",
     )
-    list_filter = ("model_id", "created_at")
+    list_filter = (("user", admin.RelatedOnlyFieldListFilter), "model_id", "created_at")
     search_fields = ("user__username", "model_id")
     list_select_related = ("user", "persona")
     date_hierarchy = "created_at"

@@ -1,9 +1,16 @@
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from billing.models import ZERO, Balance
+from django.db.models import Count, QuerySet, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from billing.models import ZERO, Balance, LedgerEntry, UsageRecord
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -12,3 +19,117 @@ if TYPE_CHECKING:
 def get_balance(user: User) -> Decimal:
     amount = Balance.objects.filter(user=user).values_list("amount", flat=True).first()
     return amount if amount is not None else ZERO
+
+
+# --- Usage page (dashboard) ---
+
+USAGE_CHART_DAYS = 30
+
+
+@dataclass(frozen=True)
+class DailySpend:
+    day: date
+    cost: Decimal
+    requests: int
+
+
+class SpendRow(TypedDict):
+    """Spend per model or per key: one aggregated row."""
+
+    label: str
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: Decimal
+
+
+def ledger_for(user: User) -> QuerySet[LedgerEntry]:
+    """The user's top-ups, charges and adjustments, newest first."""
+    return LedgerEntry.objects.filter(user=user).order_by("-created_at", "-id")
+
+
+def daily_spend(
+    user: User, *, days: int = USAGE_CHART_DAYS, today: date | None = None
+) -> list[DailySpend]:
+    """Spend per UTC day for the ``days`` days ending today, oldest first, days without use
+    included as zero. One query."""
+    last = today or timezone.localdate()
+    first = last - timedelta(days=days - 1)
+    start = datetime.combine(first, time.min, tzinfo=timezone.get_current_timezone())
+    rows = (
+        UsageRecord.objects.filter(user=user, created_at__gte=start)
+        .annotate(day=TruncDate("created_at"))
+        .values("day")
+        .annotate(total=Sum("cost"), requests=Count("id"))
+        .order_by("day")
+    )
+    by_day = {row["day"]: (row["total"] or ZERO, row["requests"]) for row in rows}
+    spend = []
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        cost, requests = by_day.get(day, (ZERO, 0))
+        spend.append(DailySpend(day=day, cost=cost, requests=requests))
+    return spend
+
+
+def _spend_rows(
+    rows: Iterable[Mapping[str, Any]], label: Callable[[Mapping[str, Any]], str]
+) -> list[SpendRow]:
+    return [
+        SpendRow(
+            label=label(row),
+            requests=row["requests"],
+            prompt_tokens=row["prompt"] or 0,
+            completion_tokens=row["completion"] or 0,
+            cost=row["total"] or ZERO,
+        )
+        for row in rows
+    ]
+
+
+def spend_by_model(user: User) -> list[SpendRow]:
+    """All-time spend per model, most expensive first. One query."""
+    rows = (
+        UsageRecord.objects.filter(user=user)
+        .values("model_id")
+        .annotate(
+            requests=Count("id"),
+            prompt=Sum("prompt_tokens"),
+            completion=Sum("completion_tokens"),
+            total=Sum("cost"),
+        )
+        .order_by("-total", "model_id")
+    )
+    return _spend_rows(rows, lambda row: row["model_id"])
+
+
+def spend_by_key(user: User) -> list[SpendRow]:
+    """All-time spend per API key (a deleted key's usage under "deleted key"), most
+    expensive first. One query: the key's name and prefix come from the join."""
+    rows = (
+        UsageRecord.objects.filter(user=user)
+        .values("api_key_id", "api_key__name", "api_key__prefix")
+        .annotate(
+            requests=Count("id"),
+            prompt=Sum("prompt_tokens"),
+            completion=Sum("completion_tokens"),
+            total=Sum("cost"),
+        )
+        .order_by("-total", "api_key_id")
+    )
+
+    def label(row: Mapping[str, Any]) -> str:
+        if row["api_key_id"] is None:
+            return "deleted key"
+        return f"{row['api_key__prefix']}… {row['api_key__name'] or 'unnamed'}".strip()
+
+    return _spend_rows(rows, label)
+
+
+def usage_records_for_export(user: User) -> QuerySet[UsageRecord]:
+    """Every usage record of the user, oldest first, with its key and persona joined."""
+    return (
+        UsageRecord.objects.filter(user=user)
+        .select_related("api_key", "persona")
+        .order_by("created_at", "id")
+    )

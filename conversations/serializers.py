@@ -88,7 +88,7 @@ class ConversationListSerializer(serializers.Serializer):
 
 
 class _QueryParamMixin:
-    field_name: str
+    field_name: str | None
 
     def get_value(self, dictionary: Any) -> Any:
         # DRF reads "?page=" as "not sent" (the default); the contract calls it not an integer.
