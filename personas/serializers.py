@@ -158,6 +158,12 @@ class PersonaListQuerySerializer(serializers.Serializer):
         help_text="true: only the caller's personas; false: only personas the caller does not own.",
     )
 
+    def validate_category(self, value: str) -> str:
+        # PostgreSQL refuses NUL in a query parameter; answer 400 rather than 500.
+        if "\x00" in value:
+            raise serializers.ValidationError("Must not contain NUL characters.")
+        return value
+
 
 # --- Training data ---
 

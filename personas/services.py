@@ -125,11 +125,22 @@ def invalidate_persona_cache(persona_id: int) -> None:
 # --- Validation ---
 
 
+def _is_utf8(value: str) -> bool:
+    # A JSON "\ud800" escape decodes to a lone surrogate, which no database can store.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _string(value: Any, param: str, *, max_length: int, blank: bool, strip: bool) -> str:
     if not isinstance(value, str):
         raise InvalidRequest(f"{param} must be a string.", param=param, code="invalid_type")
-    if "\x00" in value:
-        raise InvalidRequest(f"{param} must not contain NUL characters.", param=param)
+    if "\x00" in value or not _is_utf8(value):
+        raise InvalidRequest(
+            f"{param} must be valid text (no NUL characters or lone surrogates).", param=param
+        )
     if strip:
         value = value.strip()
     if not blank and not value.strip():
@@ -206,15 +217,22 @@ def validate_training_item(
         raise InvalidRequest(
             "metadata must be a JSON object.", param="metadata", code="invalid_type"
         )
-    encoded = json.dumps(metadata, separators=(",", ":"), ensure_ascii=False)
+    try:
+        # allow_nan=False: 1e400 parses as infinity, which is not JSON and jsonb refuses.
+        encoded = json.dumps(metadata, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        raise InvalidRequest("metadata must be plain, finite JSON.", param="metadata") from None
     if len(encoded) > METADATA_MAX_LENGTH:
         raise InvalidRequest(
             f"metadata must be at most {METADATA_MAX_LENGTH:,} characters as JSON.",
             param="metadata",
         )
-    # PostgreSQL's jsonb cannot store U+0000; refuse it instead of failing on save.
-    if "\\u0000" in json.dumps(metadata):
-        raise InvalidRequest("metadata must not contain NUL characters.", param="metadata")
+    # PostgreSQL's jsonb cannot store U+0000 or lone surrogates; refuse them before saving.
+    if "\x00" in encoded or "\\u0000" in encoded or not _is_utf8(encoded):
+        raise InvalidRequest(
+            "metadata must be valid text (no NUL characters or lone surrogates).",
+            param="metadata",
+        )
     if type == TrainingDataItem.Type.QA_PAIR:
         question = metadata.get("question")
         if not isinstance(question, str) or not question.strip():

@@ -323,3 +323,8 @@ def test_schema_documents_the_persona_operations(anon_client: APIClient) -> None
     item = paths["/v1/personas/{id}/training-data/{dataId}"]
     assert {"get", "patch", "put", "delete"} <= set(item)
     assert "ErrorResponse" in schema["components"]["schemas"]
+
+
+def test_nul_in_category_is_400(api_client: APIClient) -> None:
+    error = _error(api_client.get("/v1/personas?category=%00"), 400, "invalid_request_error")
+    assert error["param"] == "category"

@@ -418,3 +418,20 @@ def test_owner_sees_a_private_personas_data_after_making_it_public(
     persona.save()
     assert api_client.get(_items_url("/v1", persona.pk)).status_code == 200
     _error(other_api_client.get(_items_url("/v1", persona.pk)), 403, "permission_error")
+
+
+@pytest.mark.parametrize(
+    ("raw", "param"),
+    [
+        ('{"type": "text", "content": "x", "metadata": {"big": 1e400}}', "metadata"),
+        ('{"type": "text", "content": "bad \\ud800 surrogate"}', "content"),
+        ('{"type": "text", "content": "x", "title": "\\udfff"}', "title"),
+        ('{"type": "text", "content": "x", "metadata": {"k": "\\ud800"}}', "metadata"),
+        ('{"type": "text", "content": "x", "metadata": {"k": "\\u0000"}}', "metadata"),
+    ],
+)
+def test_values_no_database_can_store_are_400_not_500(
+    api_client: APIClient, persona: Persona, raw: str, param: str
+) -> None:
+    response = api_client.post(_items_url("/v1", persona.pk), raw, content_type="application/json")
+    _error(response, 400, "invalid_request_error", param)
