@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from moderation.engine import CATEGORIES, PolicyParseError, Verdict, parse_policies
@@ -92,7 +93,9 @@ def _reject_unknown(data: dict[str, Any], known: tuple[str, ...]) -> None:
 
 
 class ModerationRequestSerializer(serializers.Serializer):
-    """`POST /v1/moderation`; the fields are declared for the schema, checked by hand."""
+    """Text to moderate, optional custom policies and instructions; no other fields."""
+
+    # The fields document the schema; to_internal_value checks them strictly, by hand.
 
     content = serializers.CharField(
         max_length=CONTENT_MAX_CHARS, help_text="Text to assess: a non-blank string."
@@ -100,6 +103,7 @@ class ModerationRequestSerializer(serializers.Serializer):
     policy = serializers.CharField(
         required=False,
         allow_null=True,
+        allow_blank=True,
         max_length=POLICY_MAX_CHARS,
         help_text=(
             "Custom rules on top of the built-in policy, one '#policy <n>: <description>' per "
@@ -109,6 +113,7 @@ class ModerationRequestSerializer(serializers.Serializer):
     instructions = serializers.CharField(
         required=False,
         allow_null=True,
+        allow_blank=True,
         max_length=INSTRUCTIONS_MAX_CHARS,
         help_text=(
             "Free-text guidance, e.g. 'allow profanity', 'be strict', "
@@ -192,10 +197,40 @@ class ModerationVerdictSerializer(serializers.Serializer):
     )
 
 
-class ModerationsRequestSerializer(serializers.Serializer):
-    """`POST /v1/moderations` (OpenAI shape); checked by hand so errors name input[i]."""
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": CONTENT_MAX_CHARS},
+            {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MODERATIONS_MAX_INPUTS,
+                "items": {
+                    "oneOf": [
+                        {"type": "string", "minLength": 1, "maxLength": CONTENT_MAX_CHARS},
+                        {
+                            "type": "object",
+                            "required": ["type", "text"],
+                            "properties": {
+                                "type": {"type": "string", "enum": ["text"]},
+                                "text": {"type": "string", "minLength": 1},
+                            },
+                        },
+                    ]
+                },
+            },
+        ]
+    }
+)
+class ModerationInputField(serializers.JSONField):
+    """`input` of the OpenAI-shaped endpoint (validated in ModerationsRequestSerializer)."""
 
-    input = serializers.JSONField(
+
+class ModerationsRequestSerializer(serializers.Serializer):
+    """OpenAI-compatible moderation request. Unknown fields are rejected."""
+
+    # Checked by hand in to_internal_value, so each error names its path (input[2]).
+    input = ModerationInputField(
         help_text=(
             "A string, or an array of up to 32 strings (or OpenAI text parts "
             '{"type": "text", "text": ...}); each non-blank and at most 100,000 characters.'
