@@ -19,13 +19,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .lexicon import LEXICON_FEATURES
+from .lexicon import LEXICON_FEATURES, lexicon_counts
 
 ARTIFACT_PATH = Path(__file__).resolve().parent / "artifacts" / "classifier.json"
 ANY = "ANY"
@@ -48,27 +49,33 @@ MAX_CHARS = 20_000  # longer texts are classified on their head and tail
 def word_ngrams(text: str) -> Counter[str]:
     words = _WORD.findall(text)
     grams: Counter[str] = Counter(words)
-    grams.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+    grams.update(f"{a} {b}" for a, b in pairwise(words))
     return grams
+
+
+@lru_cache(maxsize=50_000)
+def _token_ngrams(token: str) -> tuple[str, ...]:
+    padded = f" {token} "
+    size = len(padded)
+    return tuple(
+        padded[i : i + n]
+        for n in range(CHAR_MIN, min(CHAR_MAX, size) + 1)
+        for i in range(size - n + 1)
+    )
 
 
 def char_ngrams(text: str) -> Counter[str]:
     grams: Counter[str] = Counter()
-    for token in _CHAR_TOKEN.findall(text):
-        padded = f" {token} "
-        size = len(padded)
-        for n in range(CHAR_MIN, CHAR_MAX + 1):
-            if n > size:
-                break
-            grams.update(padded[i : i + n] for i in range(size - n + 1))
+    for token, count in Counter(_CHAR_TOKEN.findall(text)).items():
+        for gram in _token_ngrams(token):
+            grams[gram] += count
     return grams
 
 
 def lexicon_vector(text: str) -> list[float]:
     values: list[float] = []
     words = max(len(text.split()), 1)
-    for pattern in LEXICON_FEATURES.values():
-        count = len(pattern.findall(text))
+    for count in lexicon_counts(text).values():
         values.append(math.log1p(count))
         values.append(min(count / words * 10.0, 3.0))
     return values

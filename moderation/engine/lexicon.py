@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 PROFANITY: tuple[str, ...] = (
     "fuck",
@@ -54,10 +55,10 @@ PROFANITY: tuple[str, ...] = (
     "badass",
     "cunt",
     "cunts",
-    "dick",
     "dickhead",
-    "dicks",
-    "cock",
+    "dicking",
+    "dick move",
+    "a dick",
     "cocksucker",
     "piss",
     "pissed",
@@ -566,3 +567,9 @@ LEXICON_FEATURES: dict[str, re.Pattern[str]] = {
     "self_harm": SELF_HARM_RE,
     "violence": VIOLENCE_RE,
 }
+
+
+@lru_cache(maxsize=256)
+def lexicon_counts(text: str) -> dict[str, int]:
+    """Matches per word list in a normalised text (shared by the classifier and the rules)."""
+    return {name: len(pattern.findall(text)) for name, pattern in LEXICON_FEATURES.items()}

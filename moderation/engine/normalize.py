@@ -114,7 +114,8 @@ _HAS_LETTER = re.compile(r"[a-z]")
 _HAS_LEET = re.compile(r"[0-9@$!|€+]")
 # "f*ck", "sh*t": a masking star between letters; keep it as-is for the lexicon's patterns.
 _SPACED = re.compile(r"(?<![\w])(?:[a-z][ .\-_*/·•]{1,2}){2,}[a-z](?![\w])")
-_REPEATS = re.compile(r"([a-z])\1{2,}")
+# A run inside a word ("fuuuck"); a token made only of one letter ("kkk", "www") is kept.
+_REPEATS = re.compile(r"(?<=[a-z])([a-z])\1{2,}|([a-z])\2{2,}(?=[a-z])")
 _PUNCT_REPEATS = re.compile(r"([^\w\s])\1{3,}")
 _SPACES = re.compile(r"[ \t\f\v]+")
 _DOUBLE = re.compile(r"([a-z])\1+")
@@ -128,22 +129,260 @@ def _strip_marks(text: str) -> str:
 
 def _decode_leet(match: re.Match[str]) -> str:
     token = match.group(0)
+    if token.isalpha():
+        return token
     # Punctuation around a word ("kill!", "|hey|") is not part of it.
     core = token.strip("!|+")
     if not core or not _HAS_LETTER.search(core) or not _HAS_LEET.search(core):
         return token
     start = token.index(core)
     # Leave ordinary alphanumerics alone: "mp3", "b2b", "covid19", "4x4", "1st", "9am", "5g".
-    if re.fullmatch(r"[a-z]{0,3}\d+(?:st|nd|rd|th|am|pm|s|k|m|g|x\d+|yo|h|d|p)?", core):
+    if re.fullmatch(r"[a-z]{0,3}\d+(?:st|nd|rd|th|am|pm|s|k|m|g|x|x\d+|yo|h|d|p)?", core):
         return token
-    if re.fullmatch(r"[a-z]*\d{2,}", core):
+    if re.fullmatch(r"[a-z]*\d{2,}|\d+[a-z]{1,3}", core):
         return token
     return token[:start] + core.translate(_LEET) + token[start + len(core) :]
 
 
 def _join_spaced(match: re.Match[str]) -> str:
     letters = re.sub(r"[^a-z]", "", match.group(0))
-    return letters
+    return _segment(letters)
+
+
+def _segment(letters: str) -> str:
+    """Split a de-spaced run into known words ("iwillkillyou" -> "i will kill you").
+
+    Dynamic programming over the word list: fewest words, unknown letters cost more; a run with
+    no known word is returned joined ("b a d" -> "bad").
+    """
+    words = _segment_words()
+    n = len(letters)
+    empty: list[str] = []
+    best: list[tuple[float, list[str]]] = [(0.0, empty)] + [(float("inf"), empty)] * n
+    for end in range(1, n + 1):
+        for start in range(max(0, end - 20), end):
+            cost, parts = best[start]
+            if cost == float("inf"):
+                continue
+            piece = letters[start:end]
+            if piece in words:
+                step = 1.0
+            elif end - start == 1:
+                step = 2.5
+            else:
+                continue
+            if cost + step < best[end][0]:
+                best[end] = (cost + step, [*parts, piece])
+    parts = best[n][1]
+    covered = sum(len(p) for p in parts if p in words and len(p) >= 3)
+    if covered < 0.6 * n:
+        return letters
+    out: list[str] = []
+    for part in parts:
+        if part not in words and out and out[-1] not in words:
+            out[-1] += part
+        else:
+            out.append(part)
+    return " ".join(out)
+
+
+_COMMON_WORDS = [
+    "a",
+    "i",
+    "you",
+    "u",
+    "we",
+    "he",
+    "she",
+    "it",
+    "they",
+    "me",
+    "him",
+    "her",
+    "them",
+    "my",
+    "your",
+    "our",
+    "his",
+    "their",
+    "this",
+    "that",
+    "the",
+    "an",
+    "and",
+    "or",
+    "but",
+    "not",
+    "no",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "am",
+    "will",
+    "shall",
+    "can",
+    "do",
+    "does",
+    "did",
+    "have",
+    "has",
+    "had",
+    "go",
+    "going",
+    "gonna",
+    "want",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "for",
+    "with",
+    "from",
+    "by",
+    "up",
+    "down",
+    "out",
+    "off",
+    "all",
+    "every",
+    "one",
+    "get",
+    "got",
+    "so",
+    "just",
+    "now",
+    "here",
+    "there",
+    "what",
+    "who",
+    "how",
+    "why",
+    "when",
+    "where",
+    "like",
+    "love",
+    "hate",
+    "kill",
+    "die",
+    "dead",
+    "death",
+    "shoot",
+    "shot",
+    "stab",
+    "bomb",
+    "hurt",
+    "beat",
+    "rape",
+    "sex",
+    "porn",
+    "nude",
+    "naked",
+    "suck",
+    "lick",
+    "join",
+    "state",
+    "islamic",
+    "hijrah",
+    "selling",
+    "sell",
+    "buy",
+    "cheap",
+    "free",
+    "money",
+    "cash",
+    "click",
+    "link",
+    "dm",
+    "telegram",
+    "whatsapp",
+    "cocaine",
+    "heroin",
+    "meth",
+    "weed",
+    "drugs",
+    "pills",
+    "gun",
+    "guns",
+    "fake",
+    "id",
+    "ids",
+    "passport",
+    "idiot",
+    "stupid",
+    "dumb",
+    "moron",
+    "loser",
+    "ugly",
+    "fat",
+    "bitch",
+    "whore",
+    "slut",
+    "cunt",
+    "fuck",
+    "fucking",
+    "fucker",
+    "shit",
+    "bullshit",
+    "ass",
+    "asshole",
+    "dick",
+    "cock",
+    "pussy",
+    "bastard",
+    "damn",
+    "crap",
+    "piss",
+    "myself",
+    "yourself",
+    "yourselves",
+    "himself",
+    "herself",
+    "kys",
+    "cut",
+    "hang",
+    "suicide",
+    "tonight",
+    "today",
+    "tomorrow",
+    "now",
+    "school",
+    "jews",
+    "muslims",
+    "gays",
+    "blacks",
+    "immigrants",
+    "women",
+    "men",
+    "people",
+    "nazi",
+    "hitler",
+    "heil",
+    "isis",
+    "jihad",
+    "caliphate",
+    "brothers",
+]
+
+
+@lru_cache(maxsize=1)
+def _segment_words() -> frozenset[str]:
+    from . import lexicon
+
+    words = set(_COMMON_WORDS)
+    for terms in (
+        lexicon.PROFANITY,
+        lexicon.INSULTS,
+        lexicon.SLURS,
+        lexicon.SEXUAL_EXPLICIT,
+        lexicon.SELF_HARM_TERMS,
+        lexicon.VIOLENCE_TERMS,
+        lexicon.PROTECTED_GROUPS,
+    ):
+        words.update(t for t in terms if " " not in t and "-" not in t)
+    return frozenset(words)
 
 
 @lru_cache(maxsize=4096)
@@ -156,7 +395,7 @@ def normalize(text: str) -> str:
     text = _strip_marks(text)
     text = _LEET_TOKEN.sub(_decode_leet, text)
     text = _SPACED.sub(_join_spaced, text)
-    text = _REPEATS.sub(r"\1", text)
+    text = _REPEATS.sub(lambda m: m.group(1) or m.group(2), text)
     text = _PUNCT_REPEATS.sub(r"\1\1\1", text)
     text = _SPACES.sub(" ", text)
     return text.strip()

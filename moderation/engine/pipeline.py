@@ -13,7 +13,13 @@ from .escalation import (
     apply_escalation,
 )
 from .normalize import normalize
-from .policies import Instructions, compile_policy, parse_instructions, parse_policies, policy_breached
+from .policies import (
+    Instructions,
+    compile_policy,
+    parse_instructions,
+    parse_policies,
+    policy_breached,
+)
 from .verdict import POLICY_VERSION, SCORED_CATEGORIES, SEVERITIES, Usage, Verdict, count_tokens
 
 # Built-in action per category (before escalation). PROFANITY alone is only logged.
@@ -131,7 +137,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     any_score = unsafe_score(probs, findings)
     any_threshold = thresholds[classifier.ANY]
     learned_hit = any_score >= any_threshold
-    minors = bool(rules.lexicon.MINOR_RE.search(normalized) or rules._AGE.search(normalized))
+    minors = bool(
+        rules.lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized)
+    )
     if learned_hit:
         ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
         top = max(ratios, key=lambda c: (ratios[c], c))
@@ -149,7 +157,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
 
     for finding in findings:
-        f = flag(finding.category, finding.severity, finding.score, finding.reason, list(finding.signals))
+        f = flag(
+            finding.category, finding.severity, finding.score, finding.reason, list(finding.signals)
+        )
         f.learned_only = False
         f.spans += list(finding.spans)
 
@@ -170,8 +180,14 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     for category, f in flags.items():
         if category in ("PII", "SPAM", "PROFANITY"):
             continue
-        quoted = hints.quoted and (hints.condemning or hints.news or category == "HATE_SPEECH")
-        reporting = hints.news or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
+        quoted = hints.quoted and (
+            hints.condemning or hints.news or hints.fiction or category == "HATE_SPEECH"
+        )
+        reporting = (
+            hints.news
+            or (hints.fiction and category in ("VIOLENCE", "HARASSMENT"))
+            or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
+        )
         recovering = hints.recovery and category == "SELF_HARM"
         if quoted:
             ambiguity = "QUOTED_CONTENT"
@@ -181,7 +197,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             ambiguity = "CONTEXT_MISSING" if ambiguity == "NONE" else ambiguity
         else:
             continue
-        if quoted or ((reporting or recovering) and f.learned_only):
+        if quoted or ((reporting or recovering) and (f.learned_only or hints.fiction)):
             soften.add(category)
     for category in soften:
         f = flags[category]
@@ -238,10 +254,13 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             -CATEGORY_PRIORITY.index(f.category),
         ),
     )
-    ordered = [primary] + sorted(
-        (f for f in flags.values() if f is not primary),
-        key=lambda f: CATEGORY_PRIORITY.index(f.category),
-    )
+    ordered = [
+        primary,
+        *sorted(
+            (f for f in flags.values() if f is not primary),
+            key=lambda f: CATEGORY_PRIORITY.index(f.category),
+        ),
+    ]
     signals: list[str] = []
     for f in ordered:
         for s in [f.category, *f.signals]:

@@ -171,7 +171,17 @@ _TOPICS: dict[str, tuple[str, ...]] = {
         "drug",
     ),
     "dosag": ("dose", "dosage", "mg", "milligram", "tablet", "pill", "capsule", "ml", "daily"),
-    "gambl": ("bet", "betting", "casino", "poker", "odds", "wager", "slots", "jackpot", "sportsbook"),
+    "gambl": (
+        "bet",
+        "betting",
+        "casino",
+        "poker",
+        "odds",
+        "wager",
+        "slots",
+        "jackpot",
+        "sportsbook",
+    ),
     "politic": (
         "election",
         "vote",
@@ -192,8 +202,27 @@ _TOPICS: dict[str, tuple[str, ...]] = {
         "tory",
     ),
     "religio": ("god", "jesus", "allah", "church", "mosque", "bible", "quran", "pray", "religion"),
-    "alcohol": ("beer", "wine", "vodka", "whisky", "whiskey", "drunk", "alcohol", "booze", "liquor"),
-    "dating": ("date", "dating", "tinder", "hookup", "single", "girlfriend", "boyfriend", "romance"),
+    "alcohol": (
+        "beer",
+        "wine",
+        "vodka",
+        "whisky",
+        "whiskey",
+        "drunk",
+        "alcohol",
+        "booze",
+        "liquor",
+    ),
+    "dating": (
+        "date",
+        "dating",
+        "tinder",
+        "hookup",
+        "single",
+        "girlfriend",
+        "boyfriend",
+        "romance",
+    ),
     "weapon": ("gun", "rifle", "pistol", "ammo", "knife", "weapon", "firearm", "ar15", "glock"),
     "competitor": ("competitor", "rival", "alternative", "instead of us", "switch to"),
     "recruit": ("hiring", "job", "recruiting", "apply", "position", "vacancy", "salary"),
@@ -202,7 +231,9 @@ _TOPICS: dict[str, tuple[str, ...]] = {
     "diet": ("diet", "calories", "weight loss", "fasting", "keto", "supplement"),
 }
 
-_PROMO_POLICY = re.compile(r"\b(?:promot\w*|advertis\w*|endors\w*|recommend\w*|market\w*|plug\w*)\b")
+_PROMO_POLICY = re.compile(
+    r"\b(?:promot\w*|advertis\w*|endors\w*|recommend\w*|market\w*|plug\w*)\b"
+)
 _PROMO_CUE = re.compile(
     r"\b(?:sign up|signup|register|use|using|try|join|switch to|move to|go to|check out|"
     r"referral|ref code|promo|bonus|code|link|best|better|recommend\w*|cheaper|lower fees|"
@@ -220,13 +251,102 @@ _NEGATIVE_LEAD = re.compile(
     r"refrain from|without)\b\s*"
 )
 _STOPWORDS = frozenset(
-    """a an the of to in on for with about and or any other others no not don't do never
-    avoid ban block mention mentions mentioning promotion promotions promote promoting
-    posting post posts content discussion discussions discuss talk talking about allowed
-    forbidden prohibited is are be must should users user please only messages message
-    sharing share shared giving give advice anything things stuff related such as like
-    including e.g especially our us we this that these those from by at it its their
-    they them you your brand brands products product company companies other's""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "about",
+        "and",
+        "or",
+        "any",
+        "other",
+        "others",
+        "no",
+        "not",
+        "don't",
+        "do",
+        "never",
+        "avoid",
+        "ban",
+        "block",
+        "mention",
+        "mentions",
+        "mentioning",
+        "promotion",
+        "promotions",
+        "promote",
+        "promoting",
+        "posting",
+        "post",
+        "posts",
+        "content",
+        "discussion",
+        "discussions",
+        "discuss",
+        "talk",
+        "talking",
+        "about",
+        "allowed",
+        "forbidden",
+        "prohibited",
+        "is",
+        "are",
+        "be",
+        "must",
+        "should",
+        "users",
+        "user",
+        "please",
+        "only",
+        "messages",
+        "message",
+        "sharing",
+        "share",
+        "shared",
+        "giving",
+        "give",
+        "advice",
+        "anything",
+        "things",
+        "stuff",
+        "related",
+        "such",
+        "as",
+        "like",
+        "including",
+        "e.g",
+        "especially",
+        "our",
+        "us",
+        "we",
+        "this",
+        "that",
+        "these",
+        "those",
+        "from",
+        "by",
+        "at",
+        "it",
+        "its",
+        "their",
+        "they",
+        "them",
+        "you",
+        "your",
+        "brand",
+        "brands",
+        "products",
+        "product",
+        "company",
+        "companies",
+        "other's",
+    ]
 )
 _LIST_LEAD = re.compile(r"(?:such as|like|e\.g\.?|including|especially|namely|:)\s*(.+)$", re.I)
 
@@ -315,7 +435,7 @@ def _stem_hits(content: str, terms: tuple[str, ...]) -> set[str]:
     hits: set[str] = set()
     for term in terms:
         if len(term) <= 3 or " " in term:
-            if re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z])", content):
+            if re.search(rf"(?<![a-z]){re.escape(term)}(?![a-z])", content):
                 hits.add(term)
         elif re.search(rf"(?<![a-z0-9]){re.escape(term[: max(4, len(term) - 2)])}", content):
             hits.add(term)
@@ -339,12 +459,16 @@ def policy_breached(
         return True
     if matcher.concept and not matcher.topic_terms:
         return False
-    needed = 1 if matcher.content_words <= 1 else 2
-    if len(topic_hits) < needed:
+    promo_cue = bool(_PROMO_CUE.search(normalized))
+    advice_cue = bool(_ADVICE_CUE.search(normalized))
+    if matcher.promo and not promo_cue:
         return False
-    if matcher.promo and not _PROMO_CUE.search(normalized):
+    if matcher.advice and not advice_cue:
         return False
-    return not (matcher.advice and not _ADVICE_CUE.search(normalized))
+    # A promotional or advice cue is the second piece of evidence for a one-term hit.
+    cued = (matcher.promo and promo_cue) or (matcher.advice and advice_cue)
+    needed = 1 if matcher.content_words <= 1 or cued else 2
+    return len(topic_hits) >= needed
 
 
 # --- Instructions ----------------------------------------------------------------------------

@@ -12,7 +12,9 @@ original characters (digits, case, offsets for redaction).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import phonenumbers
 from stdnum import iban as std_iban
@@ -39,7 +41,9 @@ class Finding:
 
 # --- PII ---------------------------------------------------------------------------------
 
-_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}\b")
+_EMAIL = re.compile(
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}\b"
+)
 _PLACEHOLDER_DOMAINS = re.compile(
     r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|invalid|test|localhost))$",
     re.IGNORECASE,
@@ -117,9 +121,13 @@ def detect_pii(text: str) -> list[Finding]:
         add(m.start(), m.end(), "[EMAIL]", "PII_EMAIL")
     for m in _CARD.finditer(text):
         digits = _digits(m.group(0))
-        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn.is_valid(digits):
-            if not _is_placeholder_number(digits):
-                add(m.start(), m.end(), "[CARD]", "PII_CARD")
+        if (
+            13 <= len(digits) <= 19
+            and _CARD_PREFIX.match(digits)
+            and luhn.is_valid(digits)
+            and not _is_placeholder_number(digits)
+        ):
+            add(m.start(), m.end(), "[CARD]", "PII_CARD")
     for m in _IBAN.finditer(text):
         if std_iban.is_valid(m.group(0)):
             add(m.start(), m.end(), "[IBAN]", "PII_IBAN")
@@ -173,13 +181,14 @@ def detect_pii(text: str) -> list[Finding]:
     ]
 
 
-def _detect_phones(text: str, add: object) -> None:
-    if not re.search(r"\d{3}", text):
+def _detect_phones(text: str, add: Callable[[int, int, str, str], None]) -> None:
+    if not re.search(r"\d(?:[\s().-]?\d){6}", text):
         return
-    assert callable(add)
     seen: set[tuple[int, int]] = set()
     for region in _PHONE_REGIONS:
-        matcher = phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID)
+        matcher = phonenumbers.PhoneNumberMatcher(
+            text, region, leniency=phonenumbers.Leniency.VALID
+        )
         for match in matcher:
             span = (match.start, match.end)
             if span in seen:
@@ -243,7 +252,10 @@ _MONEY = re.compile(
     r"\bweight loss (?:pills|secret)\b|\bviagra\b|\bcialis\b|\bno credit check\b|\bloans?\b|"
     r"\bearn money\b|\bmoney back\b|\bper cent returns?\b|\b\d+x (?:returns?|profits?)\b|"
     r"\bmlm\b|\bairdrop\b|\bbe your own boss\b|\bonly \$\d+|\bjust \$\d+|\bfree shipping\b|"
-    r"\bmiracle\b|\bsecret (?:method|trick|formula)\b"
+    r"\bmiracle\b|\bsecret (?:method|trick|formula)\b|\bgiveaways?\b|\b(?:hot )?singles in your "
+    r"area\b|\b(?:has|have|you've|you have) been (?:selected|chosen|approved)\b|"
+    r"\b(?:reply|respond|send|enter|confirm|verify|update) (?:us )?(?:with )?your (?:bank|card|"
+    r"account|login|password|payment|billing) (?:details|number|info\w*|credentials)\b"
 )
 _SPAMMY_PUNCT = re.compile(r"[!$]{3,}|\${2,}")
 
@@ -255,7 +267,7 @@ def _repetition(normalized: str) -> float:
         if len(lines) >= 3 and len(set(lines)) <= len(lines) / 2:
             return 1.0
         run = 1
-        for a, b in zip(words, words[1:], strict=False):
+        for a, b in pairwise(words):
             run = run + 1 if a == b else 1
             if run >= 4:
                 return 1.0
@@ -286,7 +298,7 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
     words = max(len(normalized.split()), 1)
     urls = len(_URL.findall(text))
     contact = len(_CONTACT.findall(normalized))
-    money = len(set(m.group(0) for m in _MONEY.finditer(normalized)))
+    money = len({m.group(0) for m in _MONEY.finditer(normalized)})
     repetition = _repetition(normalized)
     loud = shouting(text)
     punct = bool(_SPAMMY_PUNCT.search(text))
@@ -299,7 +311,7 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
         score += 0.2
     if contact:
         signals.append("SPAM_CONTACT")
-        score += 0.3 if contact == 1 else 0.45
+        score += (0.3, 0.45, 0.6)[min(contact, 3) - 1]
     if money:
         signals.append("SPAM_MONEY")
         score += 0.35 if money == 1 else 0.6
@@ -312,7 +324,7 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
         score += 0.15
     if punct:
         score += 0.1
-    if score >= 0.6 and signals:
+    if score >= 0.55 and signals:
         findings.append(
             Finding(
                 category="SPAM",
@@ -347,7 +359,7 @@ _DIRECTED_INSULT = re.compile(
 
 def detect_profanity(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
-    hits = len(lexicon.PROFANITY_RE.findall(normalized)) + len(
+    hits = lexicon.lexicon_counts(normalized)["profanity"] + len(
         lexicon.MASKED_PROFANITY_RE.findall(normalized)
     )
     if hits:
@@ -361,7 +373,9 @@ def detect_profanity(normalized: str) -> list[Finding]:
             )
         )
     if _DIRECTED_INSULT.search(normalized):
-        strong = bool(re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized))
+        strong = bool(
+            re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized)
+        )
         findings.append(
             Finding(
                 category="HARASSMENT",
@@ -391,7 +405,7 @@ _HATE_STATEMENT = re.compile(
 
 def detect_hate(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
-    slurs = lexicon.SLUR_RE.findall(normalized)
+    slurs = lexicon.lexicon_counts(normalized)["slur"]
     statement = _HATE_STATEMENT.search(normalized)
     if statement:
         findings.append(
@@ -409,7 +423,7 @@ def detect_hate(normalized: str) -> list[Finding]:
                 "HATE_SPEECH",
                 ("HATE_SPEECH",),
                 "HIGH",
-                0.75 if len(slurs) == 1 else 0.85,
+                0.75 if slurs == 1 else 0.85,
                 "Uses a slur against a protected group.",
             )
         )
@@ -583,10 +597,14 @@ _EXTREMIST_ENTITY = (
     r"al[- ]?zarqawi|breivik|brenton tarrant|tarrant|dylann roof|mcveigh|the mujahideen|"
     r"mujahideen|the jihad|jihadis?|the shooter|the bomber|the unabomber|patriot front|"
     r"the order|combat 18|blood and honou?r|golden dawn|the brotherhood|pkk|farc|eta|ira|"
-    r"lashkar[- ]e[- ]taiba|jaish|hamas fighters|the martyrs|our martyrs|the resistance)"
+    r"lashkar[- ]e[- ]taiba|jaish|hamas fighters|the martyrs|our martyrs|the resistance|"
+    r"the (?:\w+ )?(?:shooter|bomber|attacker|gunman)|national socialism)"
 )
 _PRAISE = re.compile(
-    rf"\b{_EXTREMIST_ENTITY}\s+(?:was|were|is|are|did)\s+(?:\w+\s+)?(?:right|heroes|a hero|"
+    rf"\b{_EXTREMIST_ENTITY}(?:\s+(?:fighters|soldiers|members|brothers|men|movement))?\s+"
+    rf"(?:was|were|is|are|did)\s+(?:\w+\s+){{0,2}}?(?:right|heroes|a hero|the only answer|"
+    rf"the answer|"
+    rf"the solution|the future|"
     rf"heroic|legends?|saints?|glorious|based|nothing wrong|the best|brave|true believers|"
     rf"an inspiration|inspiring|admirable|justified|a great man|great men|freedom fighters|"
     rf"a genius|my hero|correct)\b|"
@@ -594,8 +612,10 @@ _PRAISE = re.compile(
     rf"i support|we support|stand with|i stand with|love|admire|celebrate|thank god for|"
     rf"allah bless|may allah (?:accept|reward|bless))\s+(?:the\s+)?{_EXTREMIST_ENTITY}\b|"
     rf"\b(?:sieg heil|heil hitler|1488|14 88|14/88|white power|white pride world ?wide|"
-    rf"rahowa|hitler did nothing wrong|gas the \w+|the holocaust (?:never happened|is a (?:lie|"
+    rf"rahowa|hitler did nothing wrong|heil|gas the \w+|"
+    rf"the holocaust (?:never happened|is a (?:lie|"
     rf"hoax|myth))|holohoax|day of the rope)\b|"
+    rf"\b{_EXTREMIST_ENTITY}\s+(?:will|shall)\s+rise again\b|"
     rf"\b(?:he|they|the attackers?|the shooters?|the bombers?|the brothers)\s+(?:is|are|was|were)"
     rf"\s+(?:a |true |real )?(?:heroe?s?|martyrs?|saints?|legends?)\b|"
     rf"\b(?:do it again|finish the job|follow (?:his|their) (?:example|lead)|deserves? a statue|"
@@ -676,7 +696,8 @@ _TRADE = re.compile(
     r"pill|kilo)|hmu|dm me|dm for|inbox me|text me|wickr|wickr me|telegram|signal me|snapchat|"
     r"menu|re-?up|bulk|wholesale|in stock|restocked|prices?|cash ?app|btc|bitcoin|monero|xmr|"
     r"crypto accepted|paypal|escrow|dark ?web|darknet|tor|onion|overnight|worldwide|"
-    r"pick ?up|meet up|drop off|front me|got some|got that|have some|got plenty)\b"
+    r"pick ?up|meet up|drop off|front me|got some|got that|have some|got plenty|cash only|"
+    r"available|hit me up)\b"
 )
 _DRUG_RE = re.compile(rf"\b{_DRUG}\b")
 _WEAPON_TRADE = re.compile(
@@ -692,7 +713,7 @@ _WEAPON_TRADE = re.compile(
 )
 _DOCUMENTS = re.compile(
     r"\b(?:fake|counterfeit|forged|forgery|novelty|replica|false|fraudulent|cloned|scannable)\s+"
-    r"(?:\w+\s+)?(?:passports?|ids?|id cards?|identity cards?|driver'?s licen[cs]es?|"
+    r"(?:\w+\s+){0,2}?(?:passports?|ids?|id cards?|identity cards?|driver'?s licen[cs]es?|"
     r"driving licen[cs]es?|licen[cs]es?|social security cards?|ssn cards?|diplomas?|degrees?|"
     r"visas?|green cards?|residence permits?|bank statements?|utility bills?|pay ?stubs?|"
     r"money|bills|banknotes|notes|currency|euros|dollars|usd|pounds|cards?|documents?|"
@@ -718,7 +739,27 @@ _HARM_REDUCTION = re.compile(
 )
 
 
+_DIRECT_OFFER = re.compile(
+    r"\b(?:dm|pm|hmu|hit me up|telegram|wickr|whatsapp|snapchat|signal|text me|message me|"
+    r"contact (?:me|us)|order now|inbox|i'?m selling|we sell|we make|for sale|available)\b"
+)
+
+
+_CRIME_NEWS = re.compile(
+    r"\b(?:police|arrested|seized|raids?|laws?|bans?|banned|sentenced|jailed|court|crackdown|"
+    r"trial|indicted|busted)\b"
+)
+
+
 def detect_illegal(normalized: str) -> list[Finding]:
+    findings = _illegal_findings(normalized)
+    reporting = _NEWS.search(normalized) or _CRIME_NEWS.search(normalized)
+    if findings and reporting and not _DIRECT_OFFER.search(normalized):
+        return []  # reporting on a crime, not an offer
+    return findings
+
+
+def _illegal_findings(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     drug_hits = {m.group(0) for m in _DRUG_RE.finditer(normalized)}
     trade_hits = {m.group(0) for m in _TRADE.finditer(normalized)}
@@ -760,7 +801,19 @@ def detect_illegal(normalized: str) -> list[Finding]:
         "hash",
         "painkillers",
     }
-    quantity = {"grams", "gram", "ounce", "ounces", "oz", "kilo", "kilos", "kg", "qp", "zip", "zips"}
+    quantity = {
+        "grams",
+        "gram",
+        "ounce",
+        "ounces",
+        "oz",
+        "kilo",
+        "kilos",
+        "kg",
+        "qp",
+        "zip",
+        "zips",
+    }
     strong_trade = trade_hits - {
         "order",
         "orders",
@@ -785,12 +838,11 @@ def detect_illegal(normalized: str) -> list[Finding]:
         "have some",
         "bulk",
         "menu",
+        "available",
     }
     drug_trade = (
-        (strong_drugs or len(drug_hits) >= 2)
-        and (strong_trade or len(trade_hits) >= 2)
-        or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
-    )
+        (strong_drugs or len(drug_hits) >= 2) and (strong_trade or len(trade_hits) >= 2)
+    ) or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
     if drug_trade and not _HARM_REDUCTION.search(normalized):
         findings.append(
             Finding(
@@ -865,7 +917,9 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     match = _SELF_HARM_INTENT.search(normalized)
     if not match:
         return []
-    encourage = bool(re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0)))
+    encourage = bool(
+        re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0))
+    )
     if encourage:
         return [
             Finding(
@@ -923,10 +977,10 @@ _PROTECTIVE = re.compile(
 
 
 def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
-    """Sexual content that involves a minor. `sexual_score` is the classifier's SEXUAL probability."""
+    """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
     if _CHILD_EXPLOITATION.search(normalized) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks or trades sexual material involving minors.")]
-    minors = lexicon.MINOR_RE.search(normalized) or _AGE.search(normalized)
+    minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
         return []
     explicit = _EXPLICIT.findall(normalized)
@@ -976,6 +1030,13 @@ _EDUCATION = re.compile(
 )
 
 
+_FICTION = re.compile(
+    r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
+    r"the series|the show|episode|video game|the game|in game|story|fiction|fanfic|plot|"
+    r"the book|scene|screenplay|script|lyrics|podcast)\b"
+)
+
+
 @dataclass(frozen=True)
 class ContextHints:
     quoted: bool = False
@@ -984,12 +1045,15 @@ class ContextHints:
     news: bool = False
     education: bool = False
     recovery: bool = False
+    fiction: bool = False
     short: bool = False
 
 
 def context_hints(original: str, normalized: str) -> ContextHints:
     quoted = bool(_QUOTED.search(normalized)) or bool(
-        re.search(r"[\"“”«»].{2,120}[\"“”«»]", original)
+        re.search(
+            r"[\"“”«»].{2,120}[\"“”«»]|(?:^|\s)['‘][^'‘’]{8,160}['’](?:\s|[.,!?]|$)", original
+        )
     )
     return ContextHints(
         quoted=quoted,
@@ -998,6 +1062,7 @@ def context_hints(original: str, normalized: str) -> ContextHints:
         news=bool(_NEWS.search(normalized)),
         education=bool(_EDUCATION.search(normalized)),
         recovery=bool(_RECOVERY.search(normalized)),
+        fiction=bool(_FICTION.search(normalized)),
         short=len(normalized.split()) <= 3,
     )
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict
+
+from core.text import count_tokens as _count_tokens
 
 # Bump whenever the built-in policy set changes: the rules, lexicons, thresholds or model.
 POLICY_VERSION = "nova-moderation-2026.11.1"
@@ -41,16 +42,10 @@ AMBIGUITY_REASONS: tuple[str, ...] = (
 )
 STATUSES: tuple[str, ...] = ("ALLOWED", "DISALLOWED")
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
 
 def count_tokens(text: str) -> int:
-    """Deterministic token count used for `usage` (words and punctuation marks)."""
-    try:
-        from core.text import count_tokens as core_count_tokens  # type: ignore[import-not-found]
-    except ImportError:
-        return len(_TOKEN.findall(text))
-    return int(core_count_tokens(text))
+    """Token count used for `usage` (the project's shared counter)."""
+    return _count_tokens(text)
 
 
 class UsageDict(TypedDict):

@@ -94,7 +94,10 @@ def load_handwritten(path: Path = HANDWRITTEN_PATH) -> list[Example]:
 
 
 def _sorted(examples: Iterable[Example]) -> list[Example]:
-    return sorted(examples, key=lambda e: (hashlib.sha1(e.text.encode()).hexdigest(), e.source))
+    return sorted(
+        examples,
+        key=lambda e: (hashlib.sha1(e.text.encode(), usedforsecurity=False).hexdigest(), e.source),
+    )
 
 
 def _vocabulary(docs: Sequence[Counter[str]], min_df: int, limit: int) -> Vocabulary:
@@ -139,8 +142,12 @@ def train_model(
     """Fit the vocabularies and every head on `examples` (deterministic)."""
     rows = _sorted(examples)
     texts = [clip(normalize(e.text)) for e in rows]
-    words = _vocabulary([word_ngrams(t) for t in texts], params.word_min_df, params.max_word_features)
-    chars = _vocabulary([char_ngrams(t) for t in texts], params.char_min_df, params.max_char_features)
+    words = _vocabulary(
+        [word_ngrams(t) for t in texts], params.word_min_df, params.max_word_features
+    )
+    chars = _vocabulary(
+        [char_ngrams(t) for t in texts], params.char_min_df, params.max_char_features
+    )
     featurizer = Featurizer(words, chars, params.char_weight, params.lexicon_weight)
     matrix = _matrix(featurizer, texts)
     weights = np.zeros((featurizer.dim, len(HEADS)), dtype=np.float32)
@@ -199,7 +206,8 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
 def folds(examples: Sequence[Example], k: int = 5) -> list[list[int]]:
     """Deterministic stratified folds over `examples` (indices), by hash of the text."""
     order = sorted(
-        range(len(examples)), key=lambda i: hashlib.sha1(examples[i].text.encode()).hexdigest()
+        range(len(examples)),
+        key=lambda i: hashlib.sha1(examples[i].text.encode(), usedforsecurity=False).hexdigest(),
     )
     pos = [i for i in order if examples[i].unsafe == 1]
     neg = [i for i in order if examples[i].unsafe != 1]

@@ -24,7 +24,7 @@ class Command(BaseCommand):
             "--handwritten",
             type=Path,
             default=HANDWRITTEN_PATH,
-            help="hand-written training rows (default: moderation/training/handwritten_train.jsonl)",
+            help="hand-written rows (default: moderation/training/handwritten_train.jsonl)",
         )
         parser.add_argument(
             "--output", type=Path, default=None, help="artifact path (default: the shipped one)"

@@ -1,0 +1,59 @@
+"""Spaced, leetspeak, homoglyph and zero-width variants of flagged texts are still flagged."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderation.engine import moderate
+from moderation.engine.normalize import normalize
+
+FLAGGED = [
+    ("you are a fucking idiot", "HARASSMENT"),
+    ("this is bullshit", "PROFANITY"),
+    ("I will kill you", "VIOLENCE"),
+    ("join the islamic state and make hijrah", "EXTREMISM"),
+    ("selling cocaine, dm me on telegram", "ILLEGAL"),
+    ("I want to kill myself tonight", "SELF_HARM"),
+]
+
+HOMOGLYPHS = str.maketrans({"a": "а", "e": "е", "o": "о", "c": "с", "i": "і", "p": "р", "x": "х"})
+LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "$"})
+
+
+def spaced(text: str) -> str:
+    return " ".join(" ".join(word) if len(word) > 3 else word for word in text.split())
+
+
+def leet(text: str) -> str:
+    return " ".join(w.translate(LEET) if len(w) > 3 else w for w in text.split())
+
+
+def homoglyph(text: str) -> str:
+    return text.translate(HOMOGLYPHS)
+
+
+def zero_width(text: str) -> str:
+    return "\u200b".join(text[: len(text) // 2]) + text[len(text) // 2 :].replace("i", "i\u200d")
+
+
+def repeated(text: str) -> str:
+    return text.replace("u", "uuuu").replace("i", "iiii").replace("o", "ooo")
+
+
+@pytest.mark.parametrize("variant", [spaced, leet, homoglyph, zero_width, repeated])
+@pytest.mark.parametrize(("text", "category"), FLAGGED)
+def test_variants_are_still_flagged(text, category, variant):
+    assert category in moderate(text).detected_signals  # the plain text is flagged
+    assert category in moderate(variant(text)).detected_signals
+
+
+def test_normalize_undoes_evasion():
+    assert normalize("Ｋ1ll y0u") == "kill you"
+    assert normalize("b a d w o r d") == "badword"
+    assert normalize("k\u200bi\u200cl\u200dl") == "kill"
+    assert normalize("fuuuuck") == "fuck"
+    assert normalize("ѕһіt") == "shit"
+
+
+def test_normalize_keeps_ordinary_numbers():
+    assert normalize("Order 2024 costs $50 on mp3 and 5g") == "order 2024 costs $50 on mp3 and 5g"
