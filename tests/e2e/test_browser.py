@@ -1,0 +1,272 @@
+"""End-to-end (issue 8 item 7): a person's first session with Nova, in a real browser.
+
+Playwright drives Debian's Chromium (`apt-get install chromium`, which .ci/run does; Playwright
+never downloads a browser here) against a real daphne process on the test database. The
+persona's model is the fake OpenAI-compatible upstream on loopback, scripted to stream slowly,
+so the reply can be seen growing in the playground. Each step leaves a numbered screenshot in
+tests/e2e/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+from accounts.models import User
+from billing.selectors import get_balance
+from conversations.models import Conversation
+from tests.fake_upstream import FakeUpstream
+from tests.servers import running_nova
+
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, and nothing that reaches beyond loopback (the machine has no other network).
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+USERNAME = "margot"
+PASSWORD = "a long and Unusual passphrase 42"
+OPERATOR = "operator"
+OPERATOR_PASSWORD = "operator passphrase that is long 7"
+QUESTION = "When is the bakery open?"
+ANSWER = "Monday to Saturday, from 7:00 to 18:00; on Sundays until noon."
+REPLY = (
+    "Good morning! The bakery is open Monday to Saturday, from 7:00 to 18:00, and on Sundays "
+    "until noon. Fresh sourdough comes out of the oven at 8:00, and the croissants usually "
+    "sell out by ten, so come early if you want one."
+)
+
+
+class Shots:
+    """Numbered full-page screenshots, one per step."""
+
+    def __init__(self) -> None:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        for old in SCREENSHOTS.glob("*.png"):
+            old.unlink()
+        self.count = 0
+
+    def take(self, page: Page, name: str) -> None:
+        self.count += 1
+        page.screenshot(path=SCREENSHOTS / f"{self.count:02d}-{name}.png", full_page=True)
+
+
+@contextmanager
+def _chromium() -> Iterator[Browser]:
+    """Debian's Chromium under Playwright. While it runs, this thread has an event loop, so
+    the test touches the database only before and after (Django refuses sync ORM calls then)."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's Chromium with "
+            "`apt-get update && apt-get install -y chromium` (.ci/run does this). "
+            "Playwright must not download a browser here."
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _watch_console(page: Page, problems: list[str]) -> None:
+    """Console errors (a CSP violation, a failed script) and page errors fail the test."""
+
+    def on_console(message: ConsoleMessage) -> None:
+        # The browser asks for /favicon.ico by itself; the dashboard has none (reported).
+        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+            problems.append(f"{page.url}: {message.text} ({message.location.get('url')})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+
+
+def _operator() -> None:
+    # The server process checks passwords with Django's default hashers, not the tests' MD5.
+    hasher = PBKDF2PasswordHasher()
+    operator = User.objects.create(
+        username=OPERATOR,
+        email="ops@example.com",
+        is_staff=True,
+        is_superuser=True,
+        password=hasher.encode(OPERATOR_PASSWORD, hasher.salt()),
+    )
+    assert operator.pk
+
+
+# Records every text the newest assistant turn shows, so the test can tell that it grew.
+_OBSERVE_REPLY = """() => {
+  window.__replyTexts = [];
+  const transcript = document.getElementById("pg-transcript");
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const node = record.target.nodeType === 3 ? record.target.parentElement : record.target;
+      const turn = node && node.closest && node.closest(".turn-assistant");
+      if (turn) window.__replyTexts.push(turn.querySelector(".text").textContent);
+    }
+  }).observe(transcript, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
+    fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    _operator()
+    # ~40 chunks 40 ms apart: about two seconds of visible streaming.
+    fake_upstream.script(reply=REPLY, stream_chunk_chars=6, chunk_delay=0.04, usage=(180, 60))
+    shots = Shots()
+    problems: list[str] = []
+
+    with running_nova() as base, _chromium() as browser:
+        context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        _watch_console(page, problems)
+
+        # 1. Sign up.
+        page.goto("/signup/")
+        page.fill("#id_username", USERNAME)
+        page.fill("#id_email", f"{USERNAME}@example.com")
+        page.fill("#id_password1", PASSWORD)
+        page.fill("#id_password2", PASSWORD)
+        shots.take(page, "signup-form")
+        page.get_by_role("button", name="Sign up").click()
+        expect(page).to_have_url(f"{base}/")
+        expect(page.locator(".messages")).to_contain_text(f"Welcome to Nova, {USERNAME}")
+        shots.take(page, "home-after-signup")
+
+        # 2. An operator tops the balance up in the Django admin (Balances → Top up).
+        operator_context = browser.new_context(
+            base_url=base, viewport={"width": 1280, "height": 860}
+        )
+        admin = operator_context.new_page()
+        _watch_console(admin, problems)
+        admin.goto("/admin/login/")
+        admin.fill("#id_username", OPERATOR)
+        admin.fill("#id_password", OPERATOR_PASSWORD)
+        admin.locator("input[type=submit]").click()
+        expect(admin.locator("#site-name")).to_be_visible()
+        admin.goto("/admin/billing/balance/")
+        admin.get_by_role("link", name=USERNAME, exact=True).click()
+        admin.get_by_role("link", name="Top up").click()
+        admin.fill("#id_amount", "5.00")
+        admin.fill("#id_note", "welcome credit")
+        shots.take(admin, "admin-top-up-form")
+        admin.locator("input[type=submit][value='Top up']").click()
+        expect(admin.locator(".messagelist")).to_contain_text(f"Topped up {USERNAME}")
+        shots.take(admin, "admin-balances-after-top-up")
+        operator_context.close()
+
+        page.reload()
+        expect(page.locator("main")).to_contain_text("5.00")
+        shots.take(page, "home-with-balance")
+
+        # 3. Create an API key: the raw key is shown once.
+        page.get_by_role("link", name="API keys").click()
+        page.fill("#id_name", "laptop")
+        page.get_by_role("button", name="Create key").click()
+        raw_key = page.locator("#raw-key").inner_text().strip()
+        assert re.fullmatch(r"sk-[A-Za-z0-9_-]{43,}", raw_key)
+        shots.take(page, "api-key-created")
+        reply = httpx.get(
+            f"{base}/v1/personas", headers={"Authorization": f"Bearer {raw_key}"}, timeout=10
+        )
+        assert reply.status_code == 200
+        page.goto("/keys/")
+        expect(page.locator("main")).to_contain_text("laptop")
+        assert raw_key not in page.content()
+
+        # 4. Create a persona.
+        page.get_by_role("link", name="Personas", exact=True).click()
+        page.goto("/personas/new/")
+        page.fill("#id_name", "Bakery Helper")
+        page.fill("#id_description", "Answers questions about our bakery.")
+        page.fill("#id_category", "support")
+        page.fill("#id_system_prompt", "You answer questions about the Corner Bakery, briefly.")
+        page.select_option("#id_default_model", "fake-gpt")
+        shots.take(page, "persona-form")
+        page.get_by_role("button", name="Create persona").click()
+        expect(page.locator("h1")).to_have_text("Bakery Helper")
+        match = re.search(r"/personas/(\d+)/$", page.url)
+        assert match, page.url
+        persona_id = int(match.group(1))
+
+        # 5. Add training data: a question and answer.
+        page.select_option("#id_type", "qa_pair")
+        expect(page.locator("#field-question")).to_be_visible()
+        page.fill("#id_title", "Opening hours")
+        page.fill("#id_question", QUESTION)
+        page.fill("#id_content", ANSWER)
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator(".messages")).to_contain_text("Added")
+        expect(page.locator(".items")).to_contain_text(ANSWER)
+        shots.take(page, "persona-with-training-data")
+
+        # 6. Chat in the playground and watch the reply stream in.
+        page.get_by_role("link", name="Playground").click()
+        page.select_option("#pg-target", f"persona:{persona_id}")
+        page.fill("#pg-message", QUESTION)
+        page.evaluate(_OBSERVE_REPLY)
+        page.locator("#pg-send").click()
+        reply_text = page.locator(".turn-assistant .text").last
+        expect(reply_text).not_to_have_text("")
+        shots.take(page, "playground-streaming")
+        expect(reply_text).to_have_text(REPLY, timeout=15_000)
+        expect(page.locator("#pg-cost")).not_to_have_text("–")
+        shots.take(page, "playground-reply-done")
+        seen: list[str] = page.evaluate("window.__replyTexts")
+        growing = [text for text in dict.fromkeys(seen) if text]
+        assert len(growing) >= 5, growing
+        assert all(REPLY.startswith(text) for text in growing)
+        assert [len(text) for text in growing] == sorted(len(text) for text in growing)
+        balance_text = page.locator("#pg-balance").inner_text()
+        assert balance_text.startswith("$4.99"), balance_text
+
+        # 7. The conversation is in the history.
+        page.get_by_role("link", name="History").click()
+        expect(page).to_have_url(f"{base}/conversations/")
+        expect(page.locator("main")).to_contain_text(QUESTION)
+        shots.take(page, "history-list")
+        page.get_by_role("link", name=QUESTION).first.click()
+        expect(page.locator(".chat-log")).to_contain_text(QUESTION)
+        expect(page.locator(".chat-log")).to_contain_text("Fresh sourdough")
+        shots.take(page, "history-conversation")
+
+        # 8. Log out.
+        page.get_by_role("button", name="Log out").click()
+        expect(page).to_have_url(re.compile(r"/login/$"))
+        shots.take(page, "logged-out")
+        page.goto("/keys/")
+        expect(page).to_have_url(re.compile(r"/login/\?next=/keys/$"))
+        context.close()
+
+    assert problems == []
+    # The persona's prompt and its training data reached the model.
+    system_prompt = fake_upstream.bodies[-1]["messages"][0]
+    assert system_prompt["role"] == "system"
+    assert "Corner Bakery" in system_prompt["content"] and ANSWER in system_prompt["content"]
+    user = User.objects.get(username=USERNAME)
+    conversation = Conversation.objects.get(user=user)
+    assert conversation.mode == "personal" and conversation.persona_id == persona_id
+    assert 0 < get_balance(user) < 5
+    assert shots.count == 13
+    assert all(path.stat().st_size > 5_000 for path in SCREENSHOTS.glob("*.png"))
