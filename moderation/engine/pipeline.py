@@ -71,6 +71,7 @@ class _Flag:
     signals: list[str] = field(default_factory=list)
     learned_only: bool = True
     spans: list[tuple[int, int, str]] = field(default_factory=list)
+    needs_review: bool = False
 
 
 def _max_severity(a: str, b: str) -> str:
@@ -154,7 +155,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             severity = BASE_SEVERITY[target]
             if probs[category] >= 0.9 and target != "CHILD_SAFETY":
                 severity = _raise(severity)
-            flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
+            f = flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
+            if target != category:
+                f.needs_review = True
 
     for finding in findings:
         f = flag(
@@ -197,7 +200,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             ambiguity = "CONTEXT_MISSING" if ambiguity == "NONE" else ambiguity
         else:
             continue
-        if quoted or ((reporting or recovering) and (f.learned_only or hints.fiction)):
+        if quoted or (
+            (reporting or recovering or hints.satire) and (f.learned_only or hints.fiction)
+        ):
             soften.add(category)
     for category in soften:
         f = flags[category]
@@ -250,6 +255,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         flags.values(),
         key=lambda f: (
             f.category not in soften,
+            not f.learned_only,
             SEVERITIES.index(f.severity),
             -CATEGORY_PRIORITY.index(f.category),
         ),
@@ -277,7 +283,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         action = "BLOCK"
     if category == "VIOLENCE" and "THREAT" in signals and category not in soften:
         severity = _max_severity(severity, "HIGH")
-    escalate = bool(_REVIEW_SIGNALS.intersection(signals)) and category not in soften
+    escalate = (
+        bool(_REVIEW_SIGNALS.intersection(signals)) or primary.needs_review
+    ) and category not in soften
     if category in soften:
         action = "LOG_ONLY" if ambiguity != "SATIRE" else "ESCALATE"
         severity = "LOW" if action == "LOG_ONLY" else severity

@@ -1033,7 +1033,8 @@ _EDUCATION = re.compile(
 _FICTION = re.compile(
     r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
     r"the series|the show|episode|video game|the game|in game|story|fiction|fanfic|plot|"
-    r"the book|scene|screenplay|script|lyrics|podcast)\b"
+    r"the book|scene|screenplay|script|lyrics|podcast|fortnite|minecraft|valorant|roblox|gta|"
+    r"call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
 )
 
 
