@@ -112,8 +112,8 @@ def playground_status(request: HttpRequest) -> JsonResponse:
             .values_list("cost", flat=True)
             .first()
         )
-        cost = str(latest) if latest is not None else None
-    return JsonResponse({"balance": str(get_balance(user)), "last_cost": cost})
+        cost = f"{latest:f}" if latest is not None else None
+    return JsonResponse({"balance": f"{get_balance(user):f}", "last_cost": cost})
 
 
 web_urls: list[URLPattern] = [

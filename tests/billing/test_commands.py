@@ -62,6 +62,11 @@ def test_topup_adds_and_zero_only_reads(user: User) -> None:
     assert LedgerEntry.objects.get(user=user).note == "gift"
 
 
+def test_topup_prints_small_and_zero_balances_in_plain_notation(user: User) -> None:
+    assert run("topup", "alice", "0") == "0.00000000"
+    assert run("topup", "alice", "0.0000003") == "0.00000030"
+
+
 @pytest.mark.parametrize("args", [("nobody", "1"), ("alice", "x"), ("alice", "-1")])
 def test_topup_argument_errors(user: User, args: tuple[str, str]) -> None:
     with pytest.raises(CommandError):

@@ -30,4 +30,4 @@ class Command(BaseCommand):
                 top_up(user=user, amount=amount, note=options["note"] or "topup command")
         except ApiError as exc:
             raise CommandError(f"AMOUNT: {exc.message}") from exc
-        self.stdout.write(str(get_balance(user)))
+        self.stdout.write(f"{get_balance(user):f}")
