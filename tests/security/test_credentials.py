@@ -133,3 +133,24 @@ def test_a_successful_login_resets_the_failure_count() -> None:
     for _ in range(4):
         _login(client, "dora", "guess")
     assert _login(client, "dora", PASSWORD).status_code == 302
+
+
+def test_admin_login_is_throttled_too() -> None:
+    UserFactory(username="root", is_staff=True, is_superuser=True)
+    client = Client(REMOTE_ADDR="203.0.113.11")
+    for _ in range(5):
+        client.post("/admin/login/", {"username": "root", "password": "guess"})
+    response = client.post("/admin/login/", {"username": "root", "password": PASSWORD})
+    assert response.status_code == 429
+    assert not _logged_in(client)
+
+
+def test_login_never_redirects_to_another_site() -> None:
+    UserFactory(username="dora")
+    for target in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
+        client = Client()
+        response = client.post(
+            f"/login/?next={target}", {"username": "dora", "password": PASSWORD, "next": target}
+        )
+        assert response.status_code == 302
+        assert response["Location"] == "/", target
