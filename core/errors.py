@@ -10,6 +10,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 logger = logging.getLogger(__name__)
 
 SERVER_ERROR_MESSAGE = "The server had an error while processing your request."
+DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable: try again shortly."
 
 
 class ErrorBody(TypedDict):
@@ -191,10 +193,24 @@ def _normalise_code(code: str | None) -> str:
     return _CODE_MAP.get(code, code)
 
 
+def database_unavailable(exc: BaseException) -> ServiceUnavailable | None:
+    """A lost or refused database connection is a 503 the client may retry, not a 500.
+
+    Django wraps the driver's connection failures (refused, reset, timed out, server gone)
+    as OperationalError or InterfaceError; the message is fixed so no host or DSN leaks.
+    """
+    if not isinstance(exc, OperationalError | InterfaceError):
+        return None
+    logger.error("Database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+    return ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE)
+
+
 def from_drf_exception(exc: Exception) -> ApiError | None:
     """Translate DRF's and Django's exceptions into ours; None for unknown ones."""
     if isinstance(exc, ApiError):
         return exc
+    if (unavailable := database_unavailable(exc)) is not None:
+        return unavailable
     if isinstance(exc, drf_exceptions.ValidationError):
         param, message, code = _first_error(exc.detail)
         if param and not message.lower().startswith(param.split(".")[-1].split("[")[0].lower()):

@@ -6,10 +6,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from whitenoise.middleware import WhiteNoiseMiddleware
 
-from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError, error_response
+from core.errors import (
+    SERVER_ERROR_MESSAGE,
+    ApiError,
+    ServerError,
+    database_unavailable,
+    error_response,
+)
 from core.ratelimit import REQUEST_ATTRIBUTE
 
 logger = logging.getLogger(__name__)
@@ -55,5 +62,44 @@ class ApiErrorMiddleware:
             return None
         if isinstance(exception, ApiError):
             return error_response(exception)
+        if (unavailable := database_unavailable(exception)) is not None:
+            return error_response(unavailable)
         logger.exception("Unhandled error on %s", request.path, exc_info=exception)
         return error_response(ServerError(SERVER_ERROR_MESSAGE))
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise, able to run in an async middleware chain.
+
+    WhiteNoise's middleware is sync-only, and one sync-only middleware makes Django wrap the
+    whole chain below it in ``async_to_sync``: under daphne every request, async views
+    included, then holds a thread for its whole life. This subclass serves static files
+    exactly as WhiteNoise does (the file work in a thread) and passes everything else straight
+    down the async chain. Use it in ``MIDDLEWARE`` in place of
+    ``whitenoise.middleware.WhiteNoiseMiddleware``.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        if self.autorefresh:
+            static_file = await sync_to_async(self.find_file)(request.path_info)
+        else:
+            static_file = self.files.get(request.path_info)
+        if static_file is not None:
+            response: HttpResponseBase = await sync_to_async(self.serve)(static_file, request)
+            return response
+        response = await self.get_response(request)
+        return response

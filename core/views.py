@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 from django.core.cache import cache
 from django.db import connection
@@ -9,7 +10,13 @@ from django.shortcuts import render
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
-from core.errors import NotFound, PermissionDenied, ServerError, error_response
+from core.errors import (
+    NotFound,
+    PermissionDenied,
+    ServerError,
+    database_unavailable,
+    error_response,
+)
 from core.middleware import is_api_path
 
 logger = logging.getLogger(__name__)
@@ -54,6 +61,12 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 def handler500(request: HttpRequest) -> HttpResponse:
     if is_api_path(request.path):
+        # Django calls this inside its except block: a database outage raised outside a view
+        # (in middleware) is still the 503 envelope.
+        exc = sys.exc_info()[1]
+        unavailable = database_unavailable(exc) if exc is not None else None
+        if unavailable is not None:
+            return error_response(unavailable)
         return error_response(ServerError("The server had an error while processing your request."))
     return render(request, "500.html", status=500)
 

@@ -1,0 +1,90 @@
+"""Invariants every fault test checks: the books balance and no conversation is half-written."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import httpx
+from django.db.models import Sum
+
+from accounts.models import User
+from billing.models import LedgerEntry, UsageRecord
+from billing.selectors import get_balance
+from conversations.models import Conversation, Message
+
+__all__ = [
+    "assert_books_balance",
+    "assert_conversations_whole",
+    "conversation_roles",
+    "live_sse",
+    "message_count",
+    "parse_sse",
+]
+
+
+def assert_books_balance(user: User, *, spent: Decimal, funded: Decimal = Decimal("10")) -> None:
+    """sum(ledger) == balance == funded - spent, and every charge has its usage record."""
+    ledger = LedgerEntry.objects.filter(user=user).aggregate(total=Sum("amount"))["total"]
+    balance = get_balance(user)
+    assert ledger == balance, f"ledger {ledger} != balance {balance}"
+    assert balance == funded - spent, f"balance {balance} != {funded} - {spent}"
+    charged = -(
+        LedgerEntry.objects.filter(user=user, kind=LedgerEntry.Kind.CHARGE).aggregate(
+            total=Sum("amount")
+        )["total"]
+        or Decimal(0)
+    )
+    used = UsageRecord.objects.filter(user=user).aggregate(total=Sum("cost"))["total"] or Decimal(0)
+    assert charged == used == spent, f"charged {charged}, usage {used}, expected {spent}"
+
+
+def conversation_roles(conversation_id: int) -> list[str]:
+    return list(
+        Message.objects.filter(conversation_id=conversation_id)
+        .order_by("id")
+        .values_list("role", flat=True)
+    )
+
+
+def assert_conversations_whole(user: User) -> None:
+    """Every saved conversation is [system] then whole (user, assistant) turns, never a user
+    message without its reply, and every assistant message has a usage record's tokens."""
+    for conversation in Conversation.objects.filter(user=user):
+        roles = conversation_roles(conversation.pk)
+        if roles and roles[0] == "system":
+            roles = roles[1:]
+        assert roles, f"conversation {conversation.pk} has no turns"
+        assert len(roles) % 2 == 0, f"conversation {conversation.pk}: {roles}"
+        assert roles == ["user", "assistant"] * (len(roles) // 2), roles
+
+
+def message_count(user: User) -> int:
+    return Message.objects.filter(conversation__user=user).count()
+
+
+def parse_sse(text: str) -> list[Any]:
+    """SSE body -> JSON payloads, with the literal "[DONE]" kept as a string."""
+    events: list[Any] = []
+    for block in text.split("\n\n"):
+        if not block.strip():
+            continue
+        assert block.startswith("data: "), block
+        data = block[len("data: ") :]
+        events.append(data if data == "[DONE]" else json.loads(data))
+    return events
+
+
+def live_sse(url: str, key: str, body: dict[str, Any], timeout: float = 30) -> list[Any]:
+    """POST a streamed chat to a live server and read the whole event stream."""
+    with httpx.stream(
+        "POST",
+        url,
+        json={**body, "stream": True},
+        headers={"Authorization": f"Bearer {key}"},
+        timeout=timeout,
+    ) as response:
+        assert response.status_code == 200, response.read()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        return parse_sse(response.read().decode())
