@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 from html.parser import HTMLParser
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiKey, User
-from billing.models import Balance, LedgerEntry
+from billing.models import Balance, LedgerEntry, UsageRecord
 from conversations.models import Conversation, Message
 from personas.models import Persona, TrainingDataItem
 from tests.chat.helpers import make_persona
@@ -141,6 +142,7 @@ def _pages(s: Site) -> list[str]:
         f"/playground/?conversation={c}",
         "/conversations/",
         f"/conversations/{c}/",
+        "/usage/",
     ]
 
 
@@ -334,6 +336,16 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
     conversation = Conversation.objects.create(
         user=user, mode="personal", persona=persona, model_id="nova-local", title=f"Title {XSS}"
     )
+    UsageRecord.objects.create(
+        user=user,
+        api_key=key,
+        model_id="nova-local",
+        persona=persona,
+        conversation=conversation,
+        prompt_tokens=10,
+        completion_tokens=5,
+        cost=Decimal("0.00000200"),
+    )
     for role, content in (
         ("system", f"System {XSS}"),
         ("user", f"User {XSS} <img src=x onerror=alert(1)> [link](javascript:alert(1))"),
@@ -355,6 +367,7 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
         f"/playground/?conversation={c}",
         "/conversations/",
         f"/conversations/{c}/",
+        "/usage/",
     ]
     owner = _logged_in(user)
     other = _logged_in(other_user)
@@ -374,6 +387,6 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
         assert "<iframe" not in html and "<img" not in html, page
     # The user data is there, escaped (not dropped).
     for page, response in responses:
-        if page in ("/personas/", f"/personas/{p}/", "other /personas/", "/keys/"):
+        if page in ("/personas/", f"/personas/{p}/", "other /personas/", "/keys/", "/usage/"):
             assert XSS_ESCAPED in response.content.decode(), page
     assert "alert" in owner.get(f"/conversations/{c}/").content.decode()

@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiKey, User
+from billing.models import UsageRecord
 from billing.services import top_up
 from conversations.models import Conversation, Message
 from personas.models import Persona, TrainingDataItem
@@ -575,6 +576,40 @@ def test_key_pages_never_show_other_users_keys(world: World) -> None:
         assert world.charlie_key.prefix in page
 
 
+def test_usage_pages_show_only_own_spending(world: World) -> None:
+    top_up(user=world.alice, amount=Decimal("3"), note="alice private note")
+    for _ in range(3):
+        UsageRecord.objects.create(
+            user=world.alice,
+            api_key=world.alice_key,
+            model_id="alice-only-model",
+            persona=world.persona,
+            conversation=world.api_conversation,
+            prompt_tokens=100,
+            completion_tokens=50,
+            cost=Decimal("0.12345678"),
+        )
+    web = Client()
+    web.force_login(world.charlie)
+    page = web.get("/usage/").content.decode()
+    export = web.get("/usage/export.csv").content.decode()
+    for text in (page, export):
+        for secret in (
+            "alice-only-model",
+            "Alice Private",
+            "alice key",
+            world.alice_key.prefix,
+            "alice private note",
+            f"conv_{world.api_conversation.pk}",
+            "0.12345678",
+        ):
+            assert secret not in text
+    assert len(export.strip().splitlines()) == 1  # the header row alone
+    alice = Client()
+    alice.force_login(world.alice)
+    assert "alice-only-model" in alice.get("/usage/export.csv").content.decode()
+
+
 # --- The canary: nothing Charlie can ask for ever shows Alice's secrets ---
 
 
@@ -675,6 +710,8 @@ def test_canary_never_reaches_another_user(world: World) -> None:
         f"/personas/{world.persona.pk}/",
         "/playground/",
         "/conversations/",
+        "/usage/",
+        "/usage/export.csv",
         *(f"/conversations/{conv_id}/" for conv_id in conversation_ids),
         *(f"/playground/?conversation={conv_id}" for conv_id in conversation_ids),
         "/admin/",
