@@ -43,6 +43,11 @@ class SpendRow(TypedDict):
     cost: Decimal
 
 
+def _money(value: Decimal | None) -> Decimal:
+    # SQLite's SUM of decimals comes back with more places than the column holds.
+    return (value or ZERO).quantize(ZERO)
+
+
 def ledger_for(user: User) -> QuerySet[LedgerEntry]:
     """The user's top-ups, charges and adjustments, newest first."""
     return LedgerEntry.objects.filter(user=user).order_by("-created_at", "-id")
@@ -63,7 +68,7 @@ def daily_spend(
         .annotate(total=Sum("cost"), requests=Count("id"))
         .order_by("day")
     )
-    by_day = {row["day"]: (row["total"] or ZERO, row["requests"]) for row in rows}
+    by_day = {row["day"]: (_money(row["total"]), row["requests"]) for row in rows}
     spend = []
     for offset in range(days):
         day = first + timedelta(days=offset)
@@ -81,7 +86,7 @@ def _spend_rows(
             requests=row["requests"],
             prompt_tokens=row["prompt"] or 0,
             completion_tokens=row["completion"] or 0,
-            cost=row["total"] or ZERO,
+            cost=_money(row["total"]),
         )
         for row in rows
     ]

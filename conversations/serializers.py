@@ -39,6 +39,8 @@ class ConversationMessageSerializer(serializers.ModelSerializer):
     class Meta:
         model = Message
         fields = ["id", "role", "content", "model", "created_at"]
+        # Read-only fields are "required" in the response schema; model is not always there.
+        read_only_fields = ["id", "role", "content", "created_at"]
         extra_kwargs = {
             "model": {"help_text": "The model that wrote the message; on assistant messages only."}
         }
@@ -58,6 +60,7 @@ class _ConversationBaseSerializer(serializers.ModelSerializer):
     class Meta:
         model = Conversation
         fields = ["id", "mode", "title", "created_at", "updated_at", "messages"]
+        read_only_fields = fields
 
 
 class ConversationSummarySerializer(_ConversationBaseSerializer):

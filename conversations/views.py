@@ -48,7 +48,6 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     if mode not in MODE_FILTERS:
         mode = MODE_ALL
     page = conversations_page(_user(request), mode=mode, page=_page_number(request.GET.get("page")))
-    mode_labels = dict(Conversation.Mode.choices)
     return render(
         request,
         "conversations/list.html",
@@ -56,7 +55,6 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
             "page": page,
             "mode": mode,
             "modes": [(MODE_ALL, "All"), *Conversation.Mode.choices],
-            "mode_labels": mode_labels,
             "previous_page": page.page - 1 if page.page > 1 else None,
             "next_page": page.page + 1 if page.has_more else None,
         },
