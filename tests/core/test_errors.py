@@ -14,6 +14,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests
 # Every API operation that exists: (method, path). Later issues add theirs here.
 API_OPERATIONS: list[tuple[str, str]] = [
     ("get", "/v1/_probe/whoami"),
+    ("get", "/nova-api/v1/conversations"),
+    ("get", "/nova-api/v1/conversations/conv_1"),
+    ("delete", "/nova-api/v1/conversations/conv_1"),
     ("get", "/v1/personas"),
     ("get", "/v1/personas/1"),
     ("get", "/v1/personas/1/training-data"),
