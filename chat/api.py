@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +25,10 @@ from chat.serializers import (
 from chat.services import ChatContext, completion_body, finish_chat, prepare_chat
 from chat.streaming import sse_response
 from conversations.models import Conversation
+from core.asyncdb import run_db
+from core.auth import authenticate_key_with_balance, parse_bearer, touch_last_used
+from core.errors import from_drf_exception
+from core.ratelimit import enforce
 from core.schema import error_responses
 
 CHAT_EXAMPLE = OpenApiExample(
@@ -41,10 +51,106 @@ def run_completion(ctx: ChatContext) -> dict[str, Any]:
     )
 
 
+async def arun_completion(ctx: ChatContext, *, pooled: bool = False) -> dict[str, Any]:
+    """:func:`run_completion` for async callers: the provider on the running loop, then
+    :func:`finish_chat` on a database thread (``core.asyncdb.run_db``)."""
+    completion = await get_provider(ctx.model).complete(ctx.generation)
+    outcome = await run_db(finish_chat, pooled=pooled)(
+        ctx, content=completion.content, usage=completion.usage, completed=True
+    )
+    return completion_body(
+        ctx,
+        content=completion.content,
+        reasoning=completion.reasoning,
+        finish_reason=completion.finish_reason,
+        outcome=outcome,
+    )
+
+
+def _request_data(request: HttpRequest) -> Any:
+    """The JSON body, parsed by DRF's own parser: the same 400 (invalid_json) and 415."""
+    try:
+        return Request(request, parsers=[JSONParser()]).data
+    except drf_exceptions.APIException as exc:
+        raise from_drf_exception(exc) or exc from None
+
+
+def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
+    """Everything before generation, in contract §3's order: 401, 429, 400, 404, 402.
+
+    The same steps as the DRF view (ApiKeyAuthentication, ApiKeyRateThrottle, the serializer,
+    prepare_chat), in one call so an async request crosses to a database thread once.
+    """
+    raw_key = parse_bearer(request.META.get("HTTP_AUTHORIZATION"))
+    if raw_key is None:
+        raise from_drf_exception(drf_exceptions.NotAuthenticated()) or AssertionError
+    key, balance = authenticate_key_with_balance(raw_key)
+    touch_last_used(key)
+    enforce(request, key)
+    serializer = ChatCompletionRequestSerializer(
+        data=_request_data(request), persona_required=persona_required
+    )
+    try:
+        serializer.is_valid(raise_exception=True)
+    except drf_exceptions.ValidationError as exc:
+        raise from_drf_exception(exc) or exc from None
+    data = serializer.validated_data
+    return prepare_chat(
+        user=key.user,
+        api_key=key,
+        data=data,
+        save=key.detailed_logging,
+        mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
+        balance=balance,
+    )
+
+
+async def _post(request: HttpRequest, *, persona_required: bool) -> HttpResponseBase:
+    # Under daphne the database work runs on core.asyncdb's threads (persistent connections);
+    # from the test client it stays in the caller's thread and transaction.
+    pooled = isinstance(request, ASGIRequest)
+    ctx = await run_db(_admit, pooled=pooled)(request, persona_required=persona_required)
+    if ctx.stream:
+        return sse_response(ctx, pooled=pooled)
+    body = await arun_completion(ctx, pooled=pooled)
+    # The bytes DRF's JSONRenderer would write (compact, UTF-8).
+    content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return HttpResponse(content.encode(), content_type="application/json")
+
+
+def _async_post_view(
+    view_class: type[ChatCompletionsView], drf_view: Callable[..., HttpResponseBase]
+) -> Callable[..., Coroutine[Any, Any, HttpResponseBase]]:
+    """The URL callback of a chat endpoint: POST served natively async, the rest by DRF.
+
+    DRF runs views synchronously, which under ASGI means one thread per request. POST (the hot
+    path) is served here instead, by the same steps (see :func:`_admit`), and raises the same
+    ``ApiError``s, which ``core.middleware.ApiErrorMiddleware`` renders as the contract §3
+    envelope. Other methods (405, OPTIONS) go to the DRF view. ``cls`` and ``initkwargs`` let
+    drf-spectacular document the endpoint from the DRF view.
+    """
+
+    async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method != "POST":
+            response: HttpResponseBase = await sync_to_async(drf_view)(request, *args, **kwargs)
+            return response
+        return await _post(request, persona_required=view_class.persona_required)
+
+    view.__dict__.update(
+        cls=view_class, initkwargs=getattr(drf_view, "initkwargs", {}), csrf_exempt=True
+    )
+    return view
+
+
 class ChatCompletionsView(APIView):
     """General chat (POST /v1/chat/completions); with persona_id it is persona chat."""
 
     persona_required = False
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """An async view for POST (see :func:`_async_post_view`); DRF for everything else."""
+        return _async_post_view(cls, super().as_view(**initkwargs))
 
     @extend_schema(
         request=ChatCompletionRequestSerializer,

@@ -19,14 +19,13 @@ from django.utils import timezone
 
 from billing.selectors import get_balance
 from billing.services import charge_usage
+from chat.cache import PersonaSnapshot, persona_for_chat
 from chat.catalog import ModelSpec, get_catalog
 from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from conversations.models import Conversation, Message
 from core.errors import InsufficientQuota, InvalidRequest, NotFound
 from core.text import count_message_tokens, count_tokens
-from personas.models import Persona, TrainingDataItem
-from personas.prompting import build_system_prompt, grounding_for
-from personas.selectors import get_persona_for
+from personas.models import Persona
 
 if TYPE_CHECKING:
     from accounts.models import ApiKey, User
@@ -131,11 +130,14 @@ def prepare_chat(
     data: dict[str, Any],
     save: bool,
     mode: str,
+    balance: Decimal | None = None,
 ) -> ChatContext:
     """Run the checks of contract §3 after body validation and build the model's input.
 
     Raises InvalidRequest (400: model, images, conversation_id without logging), NotFound
-    (404: persona, conversation) and InsufficientQuota (402), in that order.
+    (404: persona, conversation) and InsufficientQuota (402), in that order. ``balance`` is
+    the user's balance when the caller already read it (with the key: one query fewer).
+    The persona, its training data and its rendered prompt come from ``chat.cache``.
     """
     persona_id = data.get("persona_id")
     new_messages: list[dict[str, Any]] = data["messages"]
@@ -147,7 +149,10 @@ def prepare_chat(
             "conversation_id needs Detailed Logging: this key's chats are not saved.",
             param="conversation_id",
         )
-    persona = get_persona_for(user, persona_id) if persona_id is not None else None
+    persona: Persona | None = None
+    snapshot: PersonaSnapshot | None = None
+    if persona_id is not None:
+        persona, snapshot = persona_for_chat(user, persona_id)
     model = explicit or _resolve_model(None, persona)
     _check_vision(model, new_messages)
     conversation = None
@@ -155,7 +160,7 @@ def prepare_chat(
         conversation = _continued_conversation(
             user=user, conversation_id=data["conversation_id"], persona=persona
         )
-    if get_balance(user) <= 0:
+    if (balance if balance is not None else get_balance(user)) <= 0:
         raise InsufficientQuota(
             "Your balance is not positive: top up to continue.", code="insufficient_quota"
         )
@@ -171,17 +176,14 @@ def prepare_chat(
     system: list[dict[str, Any]] = []
     grounding: Grounding | None = None
     stored_system_prompt: str | None = None
-    if persona is not None:
-        items = list(TrainingDataItem.objects.filter(persona=persona).order_by("id"))
+    if persona is not None and snapshot is not None:
         latest = next(
             (message_text(m["content"]) for m in reversed(new_messages) if m["role"] == "user"),
             "",
         )
-        prompt = build_system_prompt(
-            persona, items=items, context_window=model.context_window, latest_user_message=latest
-        )
+        prompt = snapshot.system_prompt(persona, context_window=model.context_window, latest=latest)
         system = [{"role": "system", "content": prompt}]
-        grounding = grounding_for(persona, items)
+        grounding = snapshot.grounding
         stored_system_prompt = _persona_system_message(persona, user, prompt)
 
     params = {name: data[name] for name in SAMPLING_FIELDS if name in data}
@@ -240,22 +242,32 @@ def finish_chat(
     if not completed and usage.completion_tokens == 0:
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     cost = ctx.model.cost(usage.prompt_tokens, usage.completion_tokens)
-    with transaction.atomic():
-        conversation = ctx.conversation
-        if ctx.save:
+    conversation = ctx.conversation
+    if ctx.save:
+        with transaction.atomic():
             conversation = _save_turn(ctx, content=content, usage=usage)
-        charge_usage(
-            user=ctx.user,
-            api_key=ctx.api_key,
-            model_id=ctx.model.id,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cost=cost,
-            persona=ctx.persona,
-            conversation=conversation,
-        )
+            _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+    else:
+        # Nothing else to write: charge_usage's own transaction is the whole step, without
+        # the savepoint a nested block would cost (two round trips).
+        _charge(ctx, usage=usage, cost=cost, conversation=conversation)
     return ChatOutcome(
         usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
+    )
+
+
+def _charge(
+    ctx: ChatContext, *, usage: Usage, cost: Decimal, conversation: Conversation | None
+) -> None:
+    charge_usage(
+        user=ctx.user,
+        api_key=ctx.api_key,
+        model_id=ctx.model.id,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost=cost,
+        persona=ctx.persona,
+        conversation=conversation,
     )
 
 

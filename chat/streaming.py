@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator
 from contextlib import aclosing
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
 
 from chat.providers.base import Finish, get_provider
 from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage, finish_chat
+from core.asyncdb import run_db
 from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError
 
 logger = logging.getLogger(__name__)
@@ -38,7 +38,9 @@ def _chunk(ctx: ChatContext, delta: dict[str, Any], finish_reason: str | None) -
     }
 
 
-async def stream_events(ctx: ChatContext) -> AsyncIterator[bytes]:
+async def stream_events(ctx: ChatContext, *, pooled: bool = False) -> AsyncIterator[bytes]:
+    """The SSE body. ``pooled``: record the chat on ``core.asyncdb``'s database threads
+    (requests served under ASGI) rather than in the thread-sensitive executor."""
     provider = get_provider(ctx.model)
     yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
     parts: list[str] = []
@@ -67,7 +69,7 @@ async def stream_events(ctx: ChatContext) -> AsyncIterator[bytes]:
         text = "".join(parts)
         usage = finish.usage if finish is not None else estimated_usage(ctx, text)
         try:
-            outcome = await sync_to_async(finish_chat)(
+            outcome = await run_db(finish_chat, pooled=pooled)(
                 ctx, content=text, usage=usage, completed=finish is not None and error is None
             )
         except Exception:
@@ -95,8 +97,10 @@ async def stream_events(ctx: ChatContext) -> AsyncIterator[bytes]:
     yield DONE
 
 
-def sse_response(ctx: ChatContext) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(stream_events(ctx), content_type="text/event-stream")
+def sse_response(ctx: ChatContext, *, pooled: bool = False) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        stream_events(ctx, pooled=pooled), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
     return response

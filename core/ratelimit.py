@@ -13,13 +13,13 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.core.cache import cache
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from accounts.models import ApiKey
 from core.errors import RateLimited
+from core.sharedcache import shared_cache
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView
@@ -54,6 +54,7 @@ class RateLimitState:
 
 
 def _increment(cache_key: str) -> int:
+    cache = shared_cache()
     backend: Any = cache
     redis_cache = getattr(backend, "_cache", None)
     if redis_cache is not None and hasattr(redis_cache, "get_client"):

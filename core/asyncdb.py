@@ -1,0 +1,76 @@
+"""Database work from async views, on a few long-lived threads with persistent connections.
+
+Django keeps one database connection per thread. Under ASGI, ``sync_to_async`` with the default
+``thread_sensitive=True`` runs each request's ORM calls on a thread made for that request, so
+with ``CONN_MAX_AGE`` every request opened a new PostgreSQL connection (about 5 ms here) and the
+abandoned ones piled up until PostgreSQL refused clients. :func:`run_db` instead runs the work on
+a small fixed pool: each pool thread keeps its connection across requests.
+
+Django's own connection upkeep (``close_old_connections`` on request start and finish) never runs
+on these threads, so :func:`_tend_connections` does it before each call: a connection past
+``CONN_MAX_AGE``, with errors since its last use, or left outside autocommit is closed; one that
+sat idle for a while gets the health check Django would have given it.
+
+When there is no ASGI request (the test client and other sync callers that reach an async view
+through ``async_to_sync``), the work runs in the caller's thread as ``sync_to_async`` normally
+does, so it sees that thread's transaction (the tests' rollback transaction).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+__all__ = ["DB_THREADS", "run_db"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Enough to overlap database round trips with the event loop's work on two cores; each thread
+# holds one connection per database alias.
+DB_THREADS = 4
+# A connection unused for longer than this is health-checked before its next query.
+IDLE_CHECK_SECONDS = 5.0
+
+_executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="nova-db")
+_local = threading.local()
+
+
+def _tend_connections() -> None:
+    now = time.monotonic()
+    idle = now - getattr(_local, "last_used", now) > IDLE_CHECK_SECONDS
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is None:
+            continue
+        obsolete = connection.close_at is not None and now >= connection.close_at
+        if idle or obsolete or connection.errors_occurred:
+            # Closes a broken or expired connection; otherwise arms the health check.
+            connection.close_if_unusable_or_obsolete()
+        elif connection.get_autocommit() != connection.settings_dict["AUTOCOMMIT"]:
+            connection.close()
+    _local.last_used = now
+
+
+def _tended(func: Callable[P, R]) -> Callable[P, R]:
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        _tend_connections()
+        return func(*args, **kwargs)
+
+    return call
+
+
+def run_db(func: Callable[P, R], *, pooled: bool) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``sync_to_async(func)`` for ORM and cache work, e.g. ``await run_db(f, pooled=True)(x)``.
+
+    ``pooled``: on Nova's database threads (requests served under ASGI); otherwise in the
+    thread-sensitive executor, exactly as plain ``sync_to_async`` would.
+    """
+    if not pooled:
+        return sync_to_async(func)
+    return sync_to_async(_tended(func), thread_sensitive=False, executor=_executor)
