@@ -7,6 +7,8 @@ import binascii
 import re
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.catalog import get_catalog
@@ -23,6 +25,7 @@ def _fail(param: str, message: str) -> serializers.ValidationError:
     return serializers.ValidationError({param: [message]})
 
 
+@extend_schema_field(OpenApiTypes.INT64)
 class StrictIntegerField(serializers.Field):
     """A JSON integer: no booleans, no strings, no floats (contract §6)."""
 
@@ -43,6 +46,7 @@ class StrictIntegerField(serializers.Field):
         return value
 
 
+@extend_schema_field(OpenApiTypes.DOUBLE)
 class StrictNumberField(serializers.Field):
     """A JSON number: no booleans, no strings."""
 
@@ -82,6 +86,7 @@ class StrictNumberField(serializers.Field):
         return value
 
 
+@extend_schema_field(OpenApiTypes.BOOL)
 class StrictBooleanField(serializers.Field):
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
@@ -92,6 +97,7 @@ class StrictBooleanField(serializers.Field):
         return value
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class StrictStringField(serializers.Field):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

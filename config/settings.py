@@ -205,6 +205,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_AUTHENTICATION": [],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    # reasoning.effort and the legacy reasoning_effort share one set of values.
+    "ENUM_NAME_OVERRIDES": {"ReasoningEffortEnum": "chat.serializers.REASONING_EFFORTS"},
 }
 API_KEY_HASH_SECRET: str = env.str("API_KEY_HASH_SECRET", default=SECRET_KEY)
 DEFAULT_RPM_LIMIT = env.int("DEFAULT_RPM_LIMIT", default=60)

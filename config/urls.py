@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.urls import web_urls as accounts_web_urls
 from billing.urls import web_urls as billing_web_urls
@@ -21,7 +21,7 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
     re_path(r"^api/schema/?$", SpectacularAPIView.as_view(), name="schema"),
-    re_path(r"^api/docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    re_path(r"^api/docs/?$", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     # Contract §1: every API resource under both prefixes.
     path("v1/", include(v1_urls)),
     path("api/v1/", include(v1_urls)),

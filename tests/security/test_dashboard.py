@@ -216,14 +216,6 @@ def test_dashboard_pages_have_nothing_the_csp_would_block(site: Site) -> None:
             assert src.startswith("/static/"), (page, src)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "config/urls.py serves /api/docs/ with SpectacularSwaggerView, whose page starts Swagger "
-        "UI from an inline <script>: script-src 'self' blocks it and the page stays blank. "
-        "SpectacularSwaggerSplitView loads the same script from ?script= instead"
-    ),
-)
 def test_api_docs_page_runs_under_the_csp() -> None:
     response = Client().get("/api/docs/")
     assert response.status_code == 200

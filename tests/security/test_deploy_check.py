@@ -41,13 +41,6 @@ def test_deploy_security_checks_are_clean_with_production_settings() -> None:
     assert "WARNING" not in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "drf-spectacular's deploy check warns (W001) about chat/serializers.py: the Strict*Field "
-        "classes have no schema type (@extend_schema_field missing) and EffortEnum is named twice"
-    ),
-)
 def test_whole_deploy_check_is_clean_with_production_settings() -> None:
     result = _check_deploy()
     assert result.returncode == 0, result.stdout + result.stderr
