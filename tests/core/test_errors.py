@@ -11,23 +11,50 @@ from tests.core.urls_for_tests import ERRORS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests")]
 
-# Every API operation that exists: (method, path). Later issues add theirs here.
+# Every API operation that exists: (method, path). {persona} and {item} are the caller's own
+# persona and training-data item, so ownership never decides the status before the body does.
 API_OPERATIONS: list[tuple[str, str]] = [
     ("get", "/v1/_probe/whoami"),
     ("get", "/nova-api/v1/conversations"),
     ("get", "/nova-api/v1/conversations/conv_1"),
     ("delete", "/nova-api/v1/conversations/conv_1"),
     ("get", "/v1/personas"),
-    ("get", "/v1/personas/1"),
-    ("get", "/v1/personas/1/training-data"),
-    ("post", "/v1/personas/1/training-data"),
-    ("get", "/v1/personas/1/training-data/1"),
-    ("patch", "/v1/personas/1/training-data/1"),
-    ("put", "/v1/personas/1/training-data/1"),
-    ("delete", "/v1/personas/1/training-data/1"),
+    ("get", "/v1/personas/{persona}"),
+    ("get", "/v1/personas/{persona}/training-data"),
+    ("post", "/v1/personas/{persona}/training-data"),
+    ("get", "/v1/personas/{persona}/training-data/{item}"),
+    ("patch", "/v1/personas/{persona}/training-data/{item}"),
+    ("put", "/v1/personas/{persona}/training-data/{item}"),
+    ("delete", "/v1/personas/{persona}/training-data/{item}"),
     ("post", "/v1/moderation"),
     ("post", "/v1/moderations"),
+    ("post", "/v1/chat/completions"),
+    ("post", "/v1/agents/chat/completions"),
+    ("get", "/v1/models"),
 ]
+REAL_OPERATIONS = [op for op in API_OPERATIONS if not op[1].startswith("/v1/_probe")]
+BODY_OPERATIONS = [op for op in REAL_OPERATIONS if op[0] in ("post", "patch", "put")]
+_METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def _allowed(path: str) -> set[str]:
+    return {method for method, other in API_OPERATIONS if other == path}
+
+
+WRONG_METHOD_OPERATIONS = sorted(
+    {(next(m for m in _METHODS if m not in _allowed(path)), path) for _, path in REAL_OPERATIONS}
+)
+
+
+@pytest.fixture
+def own_ids(user: Any) -> dict[str, int]:
+    from personas.models import Persona, TrainingDataItem
+
+    persona = Persona.objects.create(
+        owner=user, name="Mine", description="d", system_prompt="p", default_model="nova-local"
+    )
+    item = TrainingDataItem.objects.create(persona=persona, type="text", content="c")
+    return {"persona": persona.pk, "item": item.pk}
 
 
 def assert_envelope(response: Any, status: int, type_: str, code: str | None = None) -> dict:
@@ -44,16 +71,51 @@ def assert_envelope(response: Any, status: int, type_: str, code: str | None = N
 
 
 @pytest.mark.parametrize("prefix", ["", "/api"])
-@pytest.mark.parametrize(("method", "path"), API_OPERATIONS)
+@pytest.mark.parametrize(("method", "path"), REAL_OPERATIONS)
 def test_missing_key_is_401_with_bearer_challenge(
     anon_client: APIClient, method: str, path: str, prefix: str
 ) -> None:
-    response = getattr(anon_client, method)(prefix + path if prefix else path)
-    if prefix and path.startswith("/v1/_probe"):
-        return  # probe views exist only under /v1
+    url = prefix + path.format(persona=1, item=1)
+    if method in ("get", "delete"):
+        response = getattr(anon_client, method)(url)
+    else:
+        response = getattr(anon_client, method)(url, "{}", content_type="application/json")
     error = assert_envelope(response, 401, "authentication_error")
     assert response["WWW-Authenticate"] == "Bearer"
     assert error["param"] is None
+
+
+@pytest.mark.parametrize("prefix", ["", "/api"])
+@pytest.mark.parametrize(("method", "path"), BODY_OPERATIONS)
+def test_malformed_json_is_400_on_every_body_operation(
+    funded_user: Any,
+    api_client: APIClient,
+    own_ids: dict[str, int],
+    method: str,
+    path: str,
+    prefix: str,
+) -> None:
+    url = prefix + path.format(**own_ids)
+    response = getattr(api_client, method)(url, '{"broken": ', content_type="application/json")
+    error = assert_envelope(response, 400, "invalid_request_error", "invalid_json")
+    assert error["param"] is None
+
+
+@pytest.mark.parametrize(("method", "path"), BODY_OPERATIONS)
+def test_wrong_content_type_is_415_on_every_body_operation(
+    funded_user: Any, api_client: APIClient, own_ids: dict[str, int], method: str, path: str
+) -> None:
+    url = path.format(**own_ids)
+    response = getattr(api_client, method)(url, "<xml/>", content_type="text/xml")
+    assert_envelope(response, 415, "invalid_request_error", "unsupported_media_type")
+
+
+@pytest.mark.parametrize(("method", "path"), WRONG_METHOD_OPERATIONS)
+def test_wrong_method_is_405_on_every_path(
+    api_client: APIClient, own_ids: dict[str, int], method: str, path: str
+) -> None:
+    response = getattr(api_client, method)(path.format(**own_ids))
+    assert_envelope(response, 405, "invalid_request_error", "method_not_allowed")
 
 
 @pytest.mark.parametrize(
@@ -78,7 +140,9 @@ def test_unknown_route_is_json_404_with_or_without_key(
 ) -> None:
     for client in (anon_client, api_client):
         assert_envelope(client.get(path), 404, "not_found_error", "not_found")
-        assert_envelope(client.post(path, "{", content_type="application/json"), 404, "not_found_error")
+        assert_envelope(
+            client.post(path, "{", content_type="application/json"), 404, "not_found_error"
+        )
 
 
 def test_malformed_json_is_400_invalid_json(api_client: APIClient) -> None:
@@ -88,7 +152,9 @@ def test_malformed_json_is_400_invalid_json(api_client: APIClient) -> None:
 
 
 def test_wrong_content_type_is_415(api_client: APIClient) -> None:
-    response = api_client.post("/v1/_probe/whoami", "a=1", content_type="application/x-www-form-urlencoded")
+    response = api_client.post(
+        "/v1/_probe/whoami", "a=1", content_type="application/x-www-form-urlencoded"
+    )
     assert_envelope(response, 415, "invalid_request_error", "unsupported_media_type")
 
 
