@@ -94,7 +94,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # A file, not memory, so tests can start real server processes on the test database.
     _sqlite_file = Path(DATABASES["default"]["NAME"])
-    DATABASES["default"]["TEST"] = {"NAME": str(_sqlite_file.with_name(f"test_{_sqlite_file.name}"))}
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(_sqlite_file.with_name(f"test_{_sqlite_file.name}"))
+    }
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
