@@ -692,6 +692,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests-c1", type=int, default=150)
     parser.add_argument("--requests-c32", type=int, default=640)
     parser.add_argument(
+        "--settings",
+        type=Path,
+        help="serve Nova with this settings file instead of config/settings.py (experiments)",
+    )
+    parser.add_argument(
         "--serve",
         action="store_true",
         help="set up and start the upstream and Nova, print how to call them, wait (profiling)",
@@ -705,6 +710,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.upstream is not None:
         return run_upstream(args.upstream)
 
+    # A plain SIGTERM would skip the `finally` that stops the services: exit through it instead.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     rounds = 1 if args.quick else args.rounds
     requests = {
         1: 20 if args.quick else args.requests_c1,
@@ -730,6 +737,9 @@ def main(argv: list[str] | None = None) -> int:
     models_file = workdir / "models.toml"
     models_file.write_text(_catalog(upstream_url))
     env = _nova_env(models_file)
+    if args.settings is not None:
+        env["DJANGO_SETTINGS_MODULE"] = args.settings.stem
+        env["PYTHONPATH"] = f"{ROOT}{os.pathsep}{args.settings.resolve().parent}"
     started_at = datetime.now(UTC)
     with services() as running:
         upstream = _start(
@@ -907,6 +917,7 @@ def main(argv: list[str] | None = None) -> int:
             "litellm_note": litellm_note,
             "reply": REPLY,
             "quick": args.quick,
+            "settings": str(args.settings) if args.settings else "config/settings.py",
         },
         "cases": [asdict(s) for s in stats],
         "table": table,
