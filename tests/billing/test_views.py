@@ -58,9 +58,9 @@ def test_usage_page_shows_balance_chart_ledger_and_breakdowns(alice: Client, use
     response = alice.get(reverse("billing:usage"))
     assert response.status_code == 200
     page = response.content.decode()
-    assert "$8.25000000" in page  # balance
+    assert "$8.25" in page  # balance
     assert "first top-up" in page  # ledger
-    assert "Charge" in page and "-1.50000000" in page
+    assert "Charge" in page and "-1.50" in page
     assert '<svg class="spend-chart"' in page
     assert page.count('<rect class="bar"') == 30
     assert "nova-local" in page and "fake-gpt" in page
