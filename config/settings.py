@@ -49,7 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "core.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -98,7 +98,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(_sqlite_file.with_name(f"test_{_sqlite_file.name}"))
     }
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    # Under ASGI every sync request runs on a thread of its own, so a persistent connection
+    # would be left behind per request: close them at request end. The chat hot path keeps
+    # its own long-lived connections on a few threads (core/asyncdb.py).
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

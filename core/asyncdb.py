@@ -48,7 +48,10 @@ def _tend_connections() -> None:
     for connection in connections.all(initialized_only=True):
         if connection.connection is None:
             continue
-        obsolete = connection.close_at is not None and now >= connection.close_at
+        # CONN_MAX_AGE is about per-request threads (0 under ASGI); these few threads are
+        # fixed, so their connections live on unless a positive max age says otherwise.
+        max_age = connection.settings_dict.get("CONN_MAX_AGE") or 0
+        obsolete = max_age > 0 and connection.close_at is not None and now >= connection.close_at
         if idle or obsolete or connection.errors_occurred:
             # Closes a broken or expired connection; otherwise arms the health check.
             connection.close_if_unusable_or_obsolete()
