@@ -23,7 +23,7 @@ from chat.serializers import (
     ModelListSerializer,
 )
 from chat.services import ChatContext, completion_body, finish_chat, prepare_chat
-from chat.streaming import sse_response
+from chat.streaming import open_stream, sse_response
 from conversations.models import Conversation
 from core.asyncdb import run_db
 from core.auth import authenticate_key_with_balance, parse_bearer, touch_last_used
@@ -111,7 +111,11 @@ async def _post(request: HttpRequest, *, persona_required: bool) -> HttpResponse
     pooled = isinstance(request, ASGIRequest)
     ctx = await run_db(_admit, pooled=pooled)(request, persona_required=persona_required)
     if ctx.stream:
-        return sse_response(ctx, pooled=pooled)
+        # Under daphne, wait for the first event so an upstream that fails at once is a JSON
+        # 502/504. (The test client runs the view and drains the body on different event
+        # loops, and an upstream connection cannot cross loops.)
+        opened = await open_stream(ctx) if pooled else None
+        return sse_response(ctx, pooled=pooled, opened=opened)
     body = await arun_completion(ctx, pooled=pooled)
     # The bytes DRF's JSONRenderer would write (compact, UTF-8).
     content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))

@@ -10,11 +10,12 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import aclosing
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import StreamingHttpResponse
 
-from chat.providers.base import Finish, get_provider
+from chat.providers.base import Delta, Finish, get_provider
 from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage, finish_chat
 from core.asyncdb import run_db
 from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError
@@ -38,17 +39,58 @@ def _chunk(ctx: ChatContext, delta: dict[str, Any], finish_reason: str | None) -
     }
 
 
-async def stream_events(ctx: ChatContext, *, pooled: bool = False) -> AsyncIterator[bytes]:
+@dataclass
+class OpenedStream:
+    """A provider stream whose first event already arrived (see :func:`open_stream`)."""
+
+    events: AsyncIterator[Delta | Finish]
+    first: Delta | Finish
+
+
+async def open_stream(ctx: ChatContext) -> OpenedStream:
+    """Start generation and wait for its first event.
+
+    Contract §6: errors found before generation starts are plain JSON responses, so an
+    upstream that fails before sending anything raises here (502/504) instead of inside a
+    200 event stream. Nothing was generated, so nothing is charged.
+    """
+    events = get_provider(ctx.model).stream(ctx.generation)
+    try:
+        first = await anext(events)
+    except StopAsyncIteration:
+        await events.aclose()  # type: ignore[attr-defined]
+        raise ServerError(SERVER_ERROR_MESSAGE) from None
+    except BaseException:
+        await events.aclose()  # type: ignore[attr-defined]
+        raise
+    return OpenedStream(events=events, first=first)
+
+
+async def _prepended(opened: OpenedStream) -> AsyncIterator[Delta | Finish]:
+    # Closing this generator (client gone) must close the provider's stream, and with it
+    # the upstream request.
+    async with aclosing(opened.events) as events:  # type: ignore[type-var]
+        yield opened.first
+        async for event in events:
+            yield event
+
+
+async def stream_events(
+    ctx: ChatContext, *, pooled: bool = False, opened: OpenedStream | None = None
+) -> AsyncIterator[bytes]:
     """The SSE body. ``pooled``: record the chat on ``core.asyncdb``'s database threads
-    (requests served under ASGI) rather than in the thread-sensitive executor."""
-    provider = get_provider(ctx.model)
+    (requests served under ASGI) rather than in the thread-sensitive executor. ``opened``:
+    a stream already started by :func:`open_stream`."""
     yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
     parts: list[str] = []
     finish: Finish | None = None
     error: ApiError | None = None
     outcome: ChatOutcome | None = None
+    source = (
+        _prepended(opened) if opened is not None else get_provider(ctx.model).stream(ctx.generation)
+    )
     try:
-        async with aclosing(provider.stream(ctx.generation)) as events:  # type: ignore[type-var]
+        async with aclosing(source) as events:  # type: ignore[type-var]
             async for event in events:
                 if isinstance(event, Finish):
                     finish = event
@@ -97,9 +139,11 @@ async def stream_events(ctx: ChatContext, *, pooled: bool = False) -> AsyncItera
     yield DONE
 
 
-def sse_response(ctx: ChatContext, *, pooled: bool = False) -> StreamingHttpResponse:
+def sse_response(
+    ctx: ChatContext, *, pooled: bool = False, opened: OpenedStream | None = None
+) -> StreamingHttpResponse:
     response = StreamingHttpResponse(
-        stream_events(ctx, pooled=pooled), content_type="text/event-stream"
+        stream_events(ctx, pooled=pooled, opened=opened), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come

@@ -123,3 +123,30 @@ def test_client_disconnect_mid_stream_is_charged_for_what_was_sent(
     assert partial.startswith("w00 w01 w02 w03 w04")
     assert count_tokens(partial) == usage.completion_tokens
     assert fake_upstream.disconnects >= 1
+
+
+@pytest.mark.parametrize(("script", "status"), [({"status": 500}, 502), ({"hang": 5}, 504)])
+def test_stream_that_fails_before_any_token_is_a_plain_json_error(
+    live: str, funded_key: ApiKey, fake_upstream: FakeUpstream, script: dict[str, Any], status: int
+) -> None:
+    fake_upstream.script(**script)
+    headers = {"Authorization": f"Bearer {funded_key.raw_key}"}  # type: ignore[attr-defined]
+    body = {"model": "fake-text", "stream": True, "messages": [{"role": "user", "content": "x"}]}
+    response = httpx.post(f"{live}/v1/chat/completions", json=body, headers=headers, timeout=15)
+    assert response.status_code == status
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json()["error"]["type"] == "upstream_error"
+    assert not UsageRecord.objects.exists()
+
+
+def test_sdk_raises_a_status_error_for_a_failed_stream(
+    live: str, funded_key: ApiKey, fake_upstream: FakeUpstream
+) -> None:
+    fake_upstream.script(status=500)
+    with pytest.raises(openai.APIStatusError) as caught:
+        list(
+            sdk(live, funded_key).chat.completions.create(
+                model="fake-gpt", messages=[{"role": "user", "content": "x"}], stream=True
+            )
+        )
+    assert caught.value.status_code == 502
