@@ -7,7 +7,6 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
-from django.db.models import Sum
 
 from accounts.models import User
 from billing.models import LedgerEntry, UsageRecord
@@ -26,17 +25,17 @@ __all__ = [
 
 def assert_books_balance(user: User, *, spent: Decimal, funded: Decimal = Decimal("10")) -> None:
     """sum(ledger) == balance == funded - spent, and every charge has its usage record."""
-    ledger = LedgerEntry.objects.filter(user=user).aggregate(total=Sum("amount"))["total"]
+    # Summed in Python: SQLite's SUM() works in floating point (9.99955199999999), while each
+    # column value comes back as an exact Decimal.
+    entries = LedgerEntry.objects.filter(user=user)
+    ledger = sum(entries.values_list("amount", flat=True), Decimal(0))
     balance = get_balance(user)
     assert ledger == balance, f"ledger {ledger} != balance {balance}"
     assert balance == funded - spent, f"balance {balance} != {funded} - {spent}"
-    charged = -(
-        LedgerEntry.objects.filter(user=user, kind=LedgerEntry.Kind.CHARGE).aggregate(
-            total=Sum("amount")
-        )["total"]
-        or Decimal(0)
-    )
-    used = UsageRecord.objects.filter(user=user).aggregate(total=Sum("cost"))["total"] or Decimal(0)
+    charges = entries.filter(kind=LedgerEntry.Kind.CHARGE).values_list("amount", flat=True)
+    charged = -sum(charges, Decimal(0))
+    costs = UsageRecord.objects.filter(user=user).values_list("cost", flat=True)
+    used = sum(costs, Decimal(0))
     assert charged == used == spent, f"charged {charged}, usage {used}, expected {spent}"
 
 
