@@ -82,6 +82,19 @@ def test_live_upstream_faults_never_charge_wrongly_or_half_write(
         assert response.status_code == 504
         assert response.json()["error"]["code"] == "upstream_timeout"
         assert time.monotonic() - started < 4.5
+        # The same failures on a stream, before the first token: plain JSON, not a 200 stream
+        # (contract §6), and nothing charged.
+        for script, status in [
+            ({"status": 500}, 502),
+            ({"hang": 5}, 504),
+            ({"reply": REPLY, "reset_after_chunks": 0}, 502),
+            ({"reply": REPLY, "garbage_after_chunks": 0}, 502),
+        ]:
+            fake_upstream.script(**script)
+            response = httpx.post(url, json=_body(stream=True), headers=_auth(key), timeout=30)
+            assert response.status_code == status, (script, response.text)
+            assert response.headers["content-type"] == "application/json"
+            assert response.json()["error"]["type"] == "upstream_error"
         assert not UsageRecord.objects.exists() and not Conversation.objects.exists()
         assert_books_balance(funded_user, spent=Decimal(0))
 
