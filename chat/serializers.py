@@ -20,6 +20,16 @@ MAX_STOP_SEQUENCES = 4
 _DATA_URL = re.compile(r"^data:image/(png|jpeg|webp|gif);base64,([A-Za-z0-9+/=\s]+)$")
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _storable(text: str, param: str) -> str:
+    """Reject text the database cannot store (NUL, lone surrogates): a 400, not a 500."""
+    if _UNSTORABLE.search(text):
+        raise _fail(param, "must not contain NUL characters or unpaired surrogates.")
+    return text
+
+
 def _fail(param: str, message: str) -> serializers.ValidationError:
     """A ValidationError whose first error sits at `param` (a path like messages[0].role)."""
     return serializers.ValidationError({param: [message]})
@@ -196,7 +206,7 @@ class ChatCompletionRequestSerializer(serializers.Serializer):
         if isinstance(content, str):
             if not content.strip():
                 raise _fail(path, "must not be blank.")
-            return content
+            return _storable(content, path)
         if not isinstance(content, list) or not content:
             raise _fail(path, "must be a non-blank string or a non-empty array of parts.")
         parts: list[dict[str, Any]] = []
@@ -209,7 +219,7 @@ class ChatCompletionRequestSerializer(serializers.Serializer):
                 text = part.get("text")
                 if not isinstance(text, str) or not text.strip():
                     raise _fail(f"{where}.text", "must be a non-blank string.")
-                parts.append({"type": "text", "text": text})
+                parts.append({"type": "text", "text": _storable(text, f"{where}.text")})
             elif kind == "image_url":
                 image = part.get("image_url")
                 url = image.get("url") if isinstance(image, dict) else None

@@ -8,6 +8,7 @@ checks), then 404 (persona, conversation), then 402 (balance).
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -271,6 +272,14 @@ def _charge(
     )
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable_text(text: str) -> str:
+    """What a model produced, made storable: NUL dropped, lone surrogates replaced."""
+    return _UNSTORABLE.sub(lambda m: "" if m.group() == "\x00" else "\ufffd", text)
+
+
 def _save_turn(ctx: ChatContext, *, content: str, usage: Usage) -> Conversation:
     conversation = ctx.conversation
     rows: list[Message] = []
@@ -300,7 +309,7 @@ def _save_turn(ctx: ChatContext, *, content: str, usage: Usage) -> Conversation:
         Message(
             conversation=conversation,
             role="assistant",
-            content=content,
+            content=storable_text(content),
             model=ctx.model.id,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,

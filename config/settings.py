@@ -211,6 +211,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_AUTHENTICATION": [],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     # reasoning.effort and the legacy reasoning_effort share one set of values.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.add_common_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {"ReasoningEffortEnum": "chat.serializers.REASONING_EFFORTS"},
 }
 API_KEY_HASH_SECRET: str = env.str("API_KEY_HASH_SECRET", default=SECRET_KEY)

@@ -161,3 +161,35 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
             ],
         )
     return responses
+
+
+COMMON_ERROR_STATUSES = (401, 405, 415, 429, 500, 503)
+
+
+def add_common_error_responses(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: every operation documents the errors any API
+    request can meet (contract §3), whether or not its view listed them."""
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for status in COMMON_ERROR_STATUSES:
+                if str(status) in responses:
+                    continue
+                description, message, type_, param, code = _ERRORS[status]
+                example = {
+                    "error": {"message": message, "type": type_, "param": param, "code": code}
+                }
+                responses[str(status)] = {
+                    "description": description,
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/ErrorResponse"},
+                            "example": example,
+                        }
+                    },
+                }
+    return result

@@ -174,3 +174,17 @@ def test_own_persona_prompt_is_stored(funded_user: User) -> None:
     )
     system = Message.objects.get(conversation_id=response.json()["conversation_id"], role="system")
     assert f"Mine {CANARY}" in system.content
+
+
+def test_model_output_the_database_cannot_store_is_cleaned_before_saving(
+    funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
+) -> None:
+    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    fake_upstream.script(reply="nul\x00here")
+    response = client.post(
+        "/v1/chat/completions",
+        {"model": "fake-gpt", "messages": [{"role": "user", "content": "x"}]},
+        format="json",
+    )
+    assert response.status_code == 200
+    assert Message.objects.get(role="assistant").content == "nulhere"

@@ -1,7 +1,6 @@
 """Regressions for what the schemathesis run found, through the test client (fast, exact).
 
-Each xfail is a reported bug in a module this suite's owner may not edit; strict, so the
-marker must go when the bug is fixed.
+Each test pins a bug the fuzzer found, now fixed.
 """
 
 from __future__ import annotations
@@ -26,11 +25,6 @@ UNSTORABLE = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="chat/serializers.py accepts message text PostgreSQL cannot store (NUL, lone "
-    "surrogates): saving the conversation fails and the client gets a 500 (reported).",
-)
 @pytest.mark.parametrize("text", sorted(UNSTORABLE))
 def test_unstorable_text_in_a_chat_message_is_a_400_not_a_500(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any, text: str

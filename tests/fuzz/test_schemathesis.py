@@ -28,10 +28,7 @@ from conversations.models import Conversation
 from personas.models import Persona, TrainingDataItem
 from tests.factories import ApiKeyFactory, UserFactory
 from tests.fake_upstream import FakeUpstream
-from tests.fuzz._hypothesis_compat import install as install_hypothesis_compat
 from tests.servers import running_nova
-
-install_hypothesis_compat()
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
 
