@@ -1,10 +1,10 @@
 """Run N identical daphne processes of Nova on one port (issue 8 item 3).
 
-The parent binds the listening socket once and hands it to every child with
-``daphne --fd``: the kernel gives each new connection to one of the processes, so no proxy is
-needed on a single machine. Every process is stateless: balances, conversations and usage live
-in PostgreSQL (DATABASE_URL), rate-limit counters and persona cache versions in Redis
-(REDIS_URL). A child that exits is started again; SIGTERM or SIGINT stops them all.
+The parent binds one listening socket per process on the same port (SO_REUSEPORT) and hands
+each to its child with ``daphne --fd``: the kernel spreads new connections over them, so no
+proxy is needed on a single machine. Every process is stateless: balances, conversations and
+usage live in PostgreSQL (DATABASE_URL), rate-limit counters and persona cache versions in
+Redis (REDIS_URL). A child that exits is started again; SIGTERM or SIGINT stops them all.
 
     python scripts/cluster.py 4 --host 0.0.0.0 --port 8000
 
@@ -34,6 +34,9 @@ def _bind(host: str, port: int, backlog: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # One listening socket per process on the same port: the kernel spreads new connections
+    # over them by hash, where one shared socket lets whichever process wakes first take all.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
     sock.listen(backlog)
     sock.set_inheritable(True)
@@ -68,8 +71,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.migrate:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
-    sock = _bind(args.host, args.port, args.backlog)
-    fd = sock.fileno()
+    # The parent keeps every socket open, so connections wait in a slot's queue while its
+    # process is being replaced.
+    first = _bind(args.host, args.port, args.backlog)
+    port = first.getsockname()[1]
+    sockets = [first] + [_bind(args.host, port, args.backlog) for _ in range(args.processes - 1)]
     children: dict[int, tuple[subprocess.Popen[bytes], float]] = {}
     fast_failures = dict.fromkeys(range(args.processes), 0)
     stopping = False
@@ -81,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     for slot in range(args.processes):
-        children[slot] = (_spawn(fd, args), time.monotonic())
+        children[slot] = (_spawn(sockets[slot].fileno(), args), time.monotonic())
     pids = " ".join(str(proc.pid) for proc, _ in children.values())
     print(
-        f"nova: {args.processes} daphne processes on http://{args.host}:{args.port} (pids {pids})",
+        f"nova: {args.processes} daphne processes on http://{args.host}:{port} (pids {pids})",
         flush=True,
     )
     status = 0
@@ -103,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(1)  # do not spin on a process that cannot start
                 else:
                     fast_failures[slot] = 0
-                replacement = _spawn(fd, args)
+                replacement = _spawn(sockets[slot].fileno(), args)
                 print(
                     f"nova: process {proc.pid} exited ({code}); started {replacement.pid}",
                     flush=True,
@@ -121,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        sock.close()
+        for sock in sockets:
+            sock.close()
     return status
 
 
