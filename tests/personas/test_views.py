@@ -183,8 +183,7 @@ def test_public_persona_of_someone_else_hides_prompt_and_training_data(
 
 def test_builtin_persona_is_read_only(alice: Client) -> None:
     builtin = Persona.objects.filter(owner__isnull=True).order_by("id").first()
-    if builtin is None:
-        pytest.skip("built-in personas not migrated yet")
+    assert builtin is not None
     response = alice.get(reverse("personas:detail", args=[builtin.id]))
     assert response.status_code == 200
     assert builtin.system_prompt not in response.content.decode()
