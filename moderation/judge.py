@@ -45,6 +45,7 @@ from chat.catalog import ModelSpec, get_catalog
 from chat.providers.base import Completion, GenerationRequest, get_provider
 from core.errors import ApiError
 from moderation.engine import CATEGORIES, Policy, Verdict, apply_escalation
+from moderation.engine.escalation import CATEGORY_PRIORITY as ENGINE_CATEGORY_PRIORITY
 from moderation.engine.verdict import Usage
 
 logger = logging.getLogger(__name__)
@@ -60,21 +61,9 @@ AMBIGUITY_REASONS: tuple[str, ...] = (
     "QUOTED_CONTENT",
     "MIXED_SIGNALS",
 )
-# Which category names the verdict when the two disagree at the same severity.
-CATEGORY_PRIORITY: tuple[str, ...] = (
-    "CHILD_SAFETY",
-    "EXTREMISM",
-    "VIOLENCE",
-    "SELF_HARM",
-    "HATE_SPEECH",
-    "ILLEGAL",
-    "SEXUAL",
-    "HARASSMENT",
-    "PII",
-    "SPAM",
-    "PROFANITY",
-    "SAFE",
-)
+# Which category names the verdict when the two disagree at the same severity: the engine's
+# own order, then SAFE.
+CATEGORY_PRIORITY: tuple[str, ...] = (*ENGINE_CATEGORY_PRIORITY, "SAFE")
 # Learned categories whose score within this fraction of the threshold counts as borderline.
 BORDERLINE_BAND = (0.7, 1.3)
 DEFAULT_THRESHOLD = 0.5
