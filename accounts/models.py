@@ -49,10 +49,6 @@ class ApiKey(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.name or 'unnamed'})"
 
-    @property
-    def is_active(self) -> bool:
-        return self.revoked_at is None
-
     def set_new_key(self) -> str:
         """Generate a fresh key, store only its digest and display prefix, return the raw key."""
         raw_key = KEY_PREFIX + secrets.token_urlsafe(32)

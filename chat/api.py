@@ -4,7 +4,7 @@ import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -14,7 +14,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import ApiKey
 from chat.catalog import get_catalog
 from chat.providers.base import get_provider
 from chat.serializers import (
@@ -38,22 +37,9 @@ CHAT_EXAMPLE = OpenApiExample(
 )
 
 
-def run_completion(ctx: ChatContext) -> dict[str, Any]:
-    """Generate a whole reply, then save and charge it. Upstream errors charge nothing."""
-    completion = async_to_sync(get_provider(ctx.model).complete)(ctx.generation)
-    outcome = finish_chat(ctx, content=completion.content, usage=completion.usage, completed=True)
-    return completion_body(
-        ctx,
-        content=completion.content,
-        reasoning=completion.reasoning,
-        finish_reason=completion.finish_reason,
-        outcome=outcome,
-    )
-
-
 async def arun_completion(ctx: ChatContext, *, pooled: bool = False) -> dict[str, Any]:
-    """:func:`run_completion` for async callers: the provider on the running loop, then
-    :func:`finish_chat` on a database thread (``core.asyncdb.run_db``)."""
+    """Generate a whole reply on the running loop, then save and charge it on a database
+    thread (``core.asyncdb.run_db``). Upstream errors charge nothing."""
     completion = await get_provider(ctx.model).complete(ctx.generation)
     outcome = await run_db(finish_chat, pooled=pooled)(
         ctx, content=completion.content, usage=completion.usage, completed=True
@@ -78,7 +64,7 @@ def _request_data(request: HttpRequest) -> Any:
 def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
     """Everything before generation, in contract §3's order: 401, 429, 400, 404, 402.
 
-    The same steps as the DRF view (ApiKeyAuthentication, ApiKeyRateThrottle, the serializer,
+    The steps DRF would take (ApiKeyAuthentication, ApiKeyRateThrottle, the serializer,
     prepare_chat), in one call so an async request crosses to a database thread once.
     """
     raw_key = parse_bearer(request.META.get("HTTP_AUTHORIZATION"))
@@ -169,24 +155,9 @@ class ChatCompletionsView(APIView):
         ),
     )
     def post(self, request: Request) -> Any:
-        serializer = ChatCompletionRequestSerializer(
-            data=request.data, persona_required=self.persona_required
-        )
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        key = request.auth
-        assert isinstance(key, ApiKey)
-        persona_chat = "persona_id" in data
-        ctx = prepare_chat(
-            user=request.user,  # type: ignore[arg-type]
-            api_key=key,
-            data=data,
-            save=key.detailed_logging,
-            mode=Conversation.Mode.API_AGENTS if persona_chat else Conversation.Mode.API,
-        )
-        if ctx.stream:
-            return sse_response(ctx)
-        return Response(run_completion(ctx))
+        # Documents the operation only: as_view() routes every POST to the async view
+        # (_async_post_view), which runs the same auth, rate limit and serializer.
+        raise AssertionError("POST is served by the async chat view")
 
 
 class PersonaChatCompletionsView(ChatCompletionsView):

@@ -25,7 +25,7 @@ from chat.catalog import ModelSpec, get_catalog
 from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from conversations.models import Conversation, Message
 from core.errors import InsufficientQuota, InvalidRequest, NotFound
-from core.text import count_message_tokens, count_tokens
+from core.text import count_message_tokens, count_tokens, latest_user_text
 from personas.models import Persona
 
 if TYPE_CHECKING:
@@ -178,11 +178,11 @@ def prepare_chat(
     grounding: Grounding | None = None
     stored_system_prompt: str | None = None
     if persona is not None and snapshot is not None:
-        latest = next(
-            (message_text(m["content"]) for m in reversed(new_messages) if m["role"] == "user"),
-            "",
+        prompt = snapshot.system_prompt(
+            persona,
+            context_window=model.context_window,
+            latest=latest_user_text(new_messages),
         )
-        prompt = snapshot.system_prompt(persona, context_window=model.context_window, latest=latest)
         system = [{"role": "system", "content": prompt}]
         grounding = snapshot.grounding
         stored_system_prompt = _persona_system_message(persona, user, prompt)

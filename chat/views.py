@@ -87,12 +87,17 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
             serializer.is_valid(raise_exception=True)
         except ValidationError as exc:
             raise from_drf_exception(exc) or InvalidRequest("Invalid request.") from exc
-        valid = serializer.validated_data
-        mode = Conversation.Mode.CHAT
-        if "persona_id" in valid:
-            owned = personas_visible_to(user).filter(pk=valid["persona_id"], owner=user).exists()
-            mode = Conversation.Mode.PERSONAL if owned else Conversation.Mode.AGENTS
-        ctx = prepare_chat(user=user, api_key=None, data=valid, save=True, mode=mode)
+        ctx = prepare_chat(
+            user=user,
+            api_key=None,
+            data=serializer.validated_data,
+            save=True,
+            mode=Conversation.Mode.CHAT,
+        )
+        if ctx.persona is not None:
+            # The web mode follows ownership of the persona prepare_chat already loaded.
+            owned = ctx.persona.owner_id == user.pk
+            ctx.mode = Conversation.Mode.PERSONAL if owned else Conversation.Mode.AGENTS
     except ApiError as exc:
         return error_response(exc)
     return sse_response(ctx)

@@ -133,6 +133,29 @@ def count_message_tokens(messages: Sequence[dict[str, Any]]) -> int:
     return total
 
 
+def content_text(content: Any) -> str:
+    """The text of an OpenAI message content: the string, or its text parts joined by spaces."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict)
+            and part.get("type") == "text"
+            and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
+def latest_user_text(messages: Sequence[dict[str, Any]]) -> str:
+    """The text of the last ``user`` message, or "" when there is none."""
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return content_text(message.get("content"))
+    return ""
+
+
 def _stem(word: str) -> str:
     # Light suffix stripping, enough for "hours"/"hour", "opening"/"open", "reset"/"resetting".
     if len(word) > 4 and word.endswith("ies"):

@@ -21,6 +21,7 @@ from typing import Any
 
 from chat.providers.base import Grounding, GroundingItem
 from core.text import BM25, count_tokens
+from core.text import latest_user_text as latest_user_message
 from personas.models import Persona, TrainingDataItem
 from personas.selectors import training_items_for
 
@@ -115,27 +116,6 @@ def build_system_prompt(
         return persona.system_prompt
     section = _SEPARATOR.join([TRAINING_DATA_HEADER, *(render_item(item) for item in chosen)])
     return f"{persona.system_prompt.rstrip()}{_SEPARATOR}{section}"
-
-
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [
-            part.get("text")
-            for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
-        ]
-        return " ".join(text for text in texts if isinstance(text, str))
-    return ""
-
-
-def latest_user_message(messages: Sequence[dict[str, Any]]) -> str:
-    """The text of the last ``user`` message (text parts joined), or "" when there is none."""
-    for message in reversed(messages):
-        if isinstance(message, dict) and message.get("role") == "user":
-            return _text_of(message.get("content"))
-    return ""
 
 
 def system_prompt_for(

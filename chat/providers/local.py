@@ -31,6 +31,7 @@ from core.text import (
     BM25,
     count_message_tokens,
     count_tokens,
+    latest_user_text,
     terms,
     token_spans,
     truncate_tokens,
@@ -200,25 +201,6 @@ def _topics(grounding: Grounding) -> list[str]:
     return topics
 
 
-def _message_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(
-            part["text"]
-            for part in content
-            if isinstance(part, dict) and isinstance(part.get("text"), str)
-        )
-    return ""
-
-
-def _latest_user_text(messages: Sequence[dict[str, Any]]) -> str:
-    for message in reversed(messages):
-        if message.get("role") == "user":
-            return _message_text(message.get("content")).strip()
-    return ""
-
-
 def _is_greeting(query_terms: frozenset[str]) -> bool:
     return bool(query_terms) and query_terms <= _GREETINGS
 
@@ -357,7 +339,7 @@ def generate_reply(request: GenerationRequest) -> tuple[str, str]:
     params = request.params
     rng = _rng_for(params)
     temperature = float(params.get("temperature") or 0.0)
-    query = _latest_user_text(request.messages)
+    query = latest_user_text(request.messages).strip()
     if request.grounding is None:
         text = _general_reply(query, rng)
     else:

@@ -404,8 +404,3 @@ def normalize(text: str) -> str:
 def squeeze(text: str) -> str:
     """Collapse doubled letters ("kill" -> "kil") for tolerant lexicon matching."""
     return _DOUBLE.sub(r"\1", text)
-
-
-def strip_invisible(text: str) -> str:
-    """NFKC with invisible characters removed; keeps case, digits and layout (for PII)."""
-    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))

@@ -129,11 +129,6 @@ class Verdict:
     def allowed(self) -> bool:
         return self.status == "ALLOWED"
 
-    @property
-    def flagged_categories(self) -> tuple[str, ...]:
-        """Categories named in `detected_signals`, in the order the engine found them."""
-        return tuple(s for s in self.detected_signals if s in SCORED_CATEGORIES)
-
     def replace(self, **changes: Any) -> Verdict:
         return dataclasses.replace(self, **changes)
 

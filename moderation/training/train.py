@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
@@ -247,7 +246,3 @@ def build_artifact(
     target = out_path or ARTIFACT_PATH
     model.save(target)
     return target, model
-
-
-def scores_matrix(model: Model, texts: Sequence[str]) -> npt.NDArray[np.float64]:
-    return np.array([[model.predict(normalize(t))[h] for h in HEADS] for t in texts])

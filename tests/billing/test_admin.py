@@ -71,3 +71,14 @@ def test_admin_revoke_action(admin_client: Any, api_key: ApiKey) -> None:
     )
     api_key.refresh_from_db()
     assert api_key.revoked_at is not None
+
+
+def test_admin_edits_detailed_logging_and_rate_limit(admin_client: Any, api_key: ApiKey) -> None:
+    """Contract §2: both settings are editable in the admin."""
+    response = admin_client.post(
+        f"/admin/accounts/apikey/{api_key.pk}/change/",
+        {"user": api_key.user_id, "name": "edited", "detailed_logging": "on", "rpm_limit": 7},
+    )
+    assert response.status_code == 302
+    api_key.refresh_from_db()
+    assert (api_key.name, api_key.detailed_logging, api_key.rpm_limit) == ("edited", True, 7)
