@@ -91,7 +91,8 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
     )
 
 
-async def _post(request: HttpRequest, *, persona_required: bool) -> HttpResponseBase:
+async def serve_chat(request: HttpRequest, *, persona_required: bool) -> HttpResponseBase:
+    """A chat-completion POST, from the Django view below or from ``chat.gateway`` (daphne)."""
     # Under daphne the database work runs on core.asyncdb's threads (persistent connections);
     # from the test client it stays in the caller's thread and transaction.
     pooled = isinstance(request, ASGIRequest)
@@ -124,7 +125,7 @@ def _async_post_view(
         if request.method != "POST":
             response: HttpResponseBase = await sync_to_async(drf_view)(request, *args, **kwargs)
             return response
-        return await _post(request, persona_required=view_class.persona_required)
+        return await serve_chat(request, persona_required=view_class.persona_required)
 
     view.__dict__.update(
         cls=view_class, initkwargs=getattr(drf_view, "initkwargs", {}), csrf_exempt=True

@@ -13,9 +13,11 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from chat.catalog import validate_catalog_or_exit  # noqa: E402
+from chat.gateway import ChatGateway  # noqa: E402
 
 # System checks do not run under daphne: a bad catalog stops the server here, at start-up,
 # instead of failing requests later (issue 5 item 1).
 validate_catalog_or_exit()
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+# Chat-completion POSTs skip Django's request cycle (chat/gateway.py); the rest is Django's.
+application = ProtocolTypeRouter({"http": ChatGateway(django_asgi_app)})

@@ -104,6 +104,9 @@ else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Request bodies above this are refused with a 413 envelope. Chat requests carry images as
+# base64 data URLs, so the limit is well above Django's 2.5 MB default.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=20 * 1024 * 1024)
 
 # --- Cache and channel layer ---
 REDIS_URL: str | None = env.str("REDIS_URL", default=None) or None

@@ -37,5 +37,6 @@ urlpatterns = [
     path("conversations/", include((conversations_web_urls, "conversations"))),
 ]
 
+handler400 = "core.views.handler400"
 handler404 = "core.views.handler404"
 handler500 = "core.views.handler500"

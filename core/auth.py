@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import timedelta
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from rest_framework.authentication import BaseAuthentication
@@ -47,8 +49,54 @@ def authenticate_key(raw_key: str) -> ApiKey:
     return key
 
 
+@functools.cache
+def _key_with_balance_sql() -> str:
+    """The query of :func:`authenticate_key_with_balance`, written once per process.
+
+    The key's columns, then its user's, then the balance, in the field order of each model, so
+    the rows load with ``Model.from_db``. ``_active_keys`` says the same in ORM terms.
+    """
+    qn = connection.ops.quote_name
+    columns = [f"k.{qn(str(f.column))}" for f in ApiKey._meta.concrete_fields]
+    columns += [f"u.{qn(str(f.column))}" for f in User._meta.concrete_fields]
+    # Only identifiers from the models' metadata, quoted; the digest is a parameter.
+    return (
+        f"SELECT {', '.join(columns)}, "  # noqa: S608
+        f"(SELECT b.{qn('amount')} FROM {qn(Balance._meta.db_table)} b "
+        f"WHERE b.{qn('user_id')} = k.{qn('user_id')}) "
+        f"FROM {qn(ApiKey._meta.db_table)} k "
+        f"JOIN {qn(User._meta.db_table)} u ON u.{qn('id')} = k.{qn('user_id')} "
+        f"WHERE k.{qn('digest')} = %s AND k.{qn('revoked_at')} IS NULL AND u.{qn('is_active')}"
+    )
+
+
+def _key_with_balance_postgresql(raw_key: str) -> tuple[ApiKey, Decimal]:
+    if not raw_key.startswith(KEY_PREFIX) or not _KEY_SHAPE.match(raw_key):
+        raise AuthenticationError("Invalid API key.")
+    with connection.cursor() as cursor:
+        cursor.execute(_key_with_balance_sql(), [digest_key(raw_key)])
+        row = cursor.fetchone()
+    if row is None:
+        raise AuthenticationError("Invalid API key.")
+    key_fields = [f.attname for f in ApiKey._meta.concrete_fields]
+    user_fields = [f.attname for f in User._meta.concrete_fields]
+    split = len(key_fields)
+    key = ApiKey.from_db(connection.alias, key_fields, row[:split])
+    key.user = User.from_db(connection.alias, user_fields, row[split : split + len(user_fields)])
+    amount = row[-1]
+    return key, amount if amount is not None else ZERO
+
+
 def authenticate_key_with_balance(raw_key: str) -> tuple[ApiKey, Decimal]:
-    """:func:`authenticate_key` plus the user's balance, still in one query (chat's 402 check)."""
+    """:func:`authenticate_key` plus the user's balance, still in one query (chat's 402 check).
+
+    On PostgreSQL (production, and the chat hot path) the query is plain SQL written once:
+    building it through the ORM cost about 1.5 ms of CPU per request, more than its round trip.
+    psycopg returns the column types the ORM would (PostgreSQL needs no value converters), so
+    the instances are the same. Other databases take the ORM path, whose converters they need.
+    """
+    if connection.vendor == "postgresql":
+        return _key_with_balance_postgresql(raw_key)
     balance = Balance.objects.filter(user_id=OuterRef("user_id")).values("amount")[:1]
     key = _active_keys(raw_key).annotate(balance_amount=Subquery(balance)).first()
     if key is None:

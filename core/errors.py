@@ -98,6 +98,11 @@ class UnsupportedMediaType(ApiError):
     code = "unsupported_media_type"
 
 
+class PayloadTooLarge(ApiError):
+    status = 413
+    code = "request_too_large"
+
+
 class RateLimited(ApiError):
     status = 429
     type = "rate_limit_error"

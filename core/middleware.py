@@ -7,12 +7,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from core.errors import (
     SERVER_ERROR_MESSAGE,
     ApiError,
+    InvalidRequest,
+    PayloadTooLarge,
     ServerError,
     database_unavailable,
     error_response,
@@ -28,7 +32,26 @@ def is_api_path(path: str) -> bool:
     return path.startswith(API_PREFIXES) or path in ("/v1", "/api", "/nova-api")
 
 
-def _finish(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+def api_exception_response(request: HttpRequest, exception: Exception) -> JsonResponse:
+    """The contract §3 envelope for an exception raised while serving an API request."""
+    if isinstance(exception, ApiError):
+        return error_response(exception)
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(
+            PayloadTooLarge(
+                f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+            )
+        )
+    if isinstance(exception, SuspiciousOperation):
+        return error_response(InvalidRequest("Bad request.", code="bad_request"))
+    if (unavailable := database_unavailable(exception)) is not None:
+        return error_response(unavailable)
+    logger.exception("Unhandled error on %s", request.path, exc_info=exception)
+    return error_response(ServerError(SERVER_ERROR_MESSAGE))
+
+
+def add_api_headers(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """The rate-limit headers of this request (``core.ratelimit``), when it was counted."""
     state = getattr(request, REQUEST_ATTRIBUTE, None)
     if state is not None:
         for name, value in state.headers().items():
@@ -51,21 +74,16 @@ class ApiErrorMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if self.is_async:
             return self.__acall__(request)
-        return _finish(request, self.get_response(request))
+        return add_api_headers(request, self.get_response(request))
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         response = await self.get_response(request)
-        return _finish(request, response)
+        return add_api_headers(request, response)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if not is_api_path(request.path):
             return None
-        if isinstance(exception, ApiError):
-            return error_response(exception)
-        if (unavailable := database_unavailable(exception)) is not None:
-            return error_response(unavailable)
-        logger.exception("Unhandled error on %s", request.path, exc_info=exception)
-        return error_response(ServerError(SERVER_ERROR_MESSAGE))
+        return api_exception_response(request, exception)
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):

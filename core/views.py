@@ -9,8 +9,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
+from django.views.defaults import bad_request as django_bad_request
 
 from core.errors import (
+    InvalidRequest,
     NotFound,
     PermissionDenied,
     ServerError,
@@ -51,6 +53,13 @@ def readyz(request: HttpRequest) -> JsonResponse:
 def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     """Unknown routes under the API prefixes: 404 whether or not a key was sent (contract §3)."""
     return error_response(NotFound(f"Unknown API route: {request.method} {request.path}"))
+
+
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refuses before any view (a Host not in ALLOWED_HOSTS, ...)."""
+    if is_api_path(request.path):
+        return error_response(InvalidRequest("Bad request.", code="bad_request"))
+    return django_bad_request(request, exception)
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -80,6 +80,41 @@ def test_balance_row_is_created_on_first_movement(db: None) -> None:
     assert get_balance(user) == Decimal("3")
 
 
+def test_first_charge_without_a_balance_row_creates_it(db: None) -> None:
+    user = User.objects.create(username="never-topped-up")
+    usage = charge_usage(
+        user=user, api_key=None, model_id="m", prompt_tokens=3, completion_tokens=4, cost="0.5"
+    )
+    assert get_balance(user) == Decimal("-0.5")
+    assert usage.ledger_entry.balance_after == Decimal("-0.5")
+    assert UsageRecord.objects.filter(user=user).count() == 1
+
+
+def test_charge_returns_the_stored_usage_record(user: User, api_key: Any) -> None:
+    top_up(user=user, amount="2")
+    usage = charge_usage(
+        user=user,
+        api_key=api_key,
+        model_id="nova-local",
+        prompt_tokens=7,
+        completion_tokens=9,
+        cost=Decimal("0.12345678"),
+    )
+    stored = UsageRecord.objects.get(pk=usage.pk)
+    fields = [f.attname for f in UsageRecord._meta.concrete_fields]
+    assert {name: getattr(usage, name) for name in fields} == {
+        name: getattr(stored, name) for name in fields
+    }
+    entry = stored.ledger_entry
+    assert (entry.kind, entry.amount, entry.balance_after, entry.user_id) == (
+        "charge",
+        Decimal("-0.12345678"),
+        Decimal("1.87654322"),
+        user.pk,
+    )
+    assert entry.note == "nova-local: 7 prompt + 9 completion tokens"
+
+
 def test_adjustment_is_signed(user: User) -> None:
     top_up(user=user, amount="5")
     adjust_balance(user=user, amount="-2", note="refund correction")
@@ -126,3 +161,11 @@ def test_concurrent_charges_and_top_ups_keep_ledger_equal_to_balance() -> None:
     assert ledger_sum(user) == expected
     assert UsageRecord.objects.filter(user=user).count() == 100
     assert LedgerEntry.objects.filter(user=user, kind="charge").count() == 100
+    # Every entry's balance_after is the running sum at its place in the ledger: no two
+    # concurrent charges read the same balance.
+    running = Decimal(0)
+    for amount, after in (
+        LedgerEntry.objects.filter(user=user).order_by("id").values_list("amount", "balance_after")
+    ):
+        running += amount
+        assert after == running

@@ -66,10 +66,14 @@ def test_warm_persona_chat_costs_one_read_and_the_charge(
     with CaptureQueriesContext(connection) as queries:
         _chat(api_client, persona)
     statements = _statements(queries)
-    # The key with its user and balance (one read), then charge_usage: the usage record, the
-    # locked balance, its update and the ledger entry. No persona or training-data query.
-    assert len(statements) == 5, statements
+    # The key with its user and balance (one read), then charge_usage: on PostgreSQL one
+    # statement; elsewhere the usage record, the locked balance, its update and the ledger
+    # entry. No persona or training-data query.
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 5), statements
     assert statements[0].startswith("SELECT") and "accounts_apikey" in statements[0]
+    if connection.vendor == "postgresql":
+        assert statements[1].lstrip().startswith("WITH moved AS"), statements
+        assert "billing_ledgerentry" in statements[1]
     assert not any(sql.startswith("SELECT") and "personas_" in sql for sql in statements)
 
 
