@@ -26,9 +26,11 @@ from chat.streaming import open_stream, sse_response
 from conversations.models import Conversation
 from core.asyncdb import run_db
 from core.auth import authenticate_key_with_balance, parse_bearer, touch_last_used
-from core.errors import from_drf_exception
+from core.errors import ApiError, from_drf_exception
 from core.ratelimit import enforce
 from core.schema import error_responses
+from personas.selectors import parse_id
+from personas.services import persona_cache_key
 
 CHAT_EXAMPLE = OpenApiExample(
     "Persona chat",
@@ -72,15 +74,25 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         raise from_drf_exception(drf_exceptions.NotAuthenticated()) or AssertionError
     key, balance = authenticate_key_with_balance(raw_key)
     touch_last_used(key)
-    enforce(request, key)
-    serializer = ChatCompletionRequestSerializer(
-        data=_request_data(request), persona_required=persona_required
-    )
+    # The body is parsed before the rate limit so that the persona's cache version can be read
+    # in the rate limit's Redis round trip; its errors still come after the 429 (contract §3).
+    body_error: ApiError | None = None
+    try:
+        body = _request_data(request)
+    except ApiError as exc:
+        body, body_error = None, exc
+    persona_pk = parse_id(body.get("persona_id")) if isinstance(body, dict) else None
+    version_key = persona_cache_key(persona_pk) if persona_pk is not None else None
+    read = enforce(request, key, read=[version_key] if version_key else [])
+    if body_error is not None:
+        raise body_error
+    serializer = ChatCompletionRequestSerializer(data=body, persona_required=persona_required)
     try:
         serializer.is_valid(raise_exception=True)
     except drf_exceptions.ValidationError as exc:
         raise from_drf_exception(exc) or exc from None
     data = serializer.validated_data
+    version = read.get(version_key) if version_key else None
     return prepare_chat(
         user=key.user,
         api_key=key,
@@ -88,6 +100,7 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         save=key.detailed_logging,
         mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
         balance=balance,
+        persona_version=str(version) if version is not None else None,
     )
 
 

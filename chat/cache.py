@@ -14,9 +14,7 @@ request by relevance (``personas.prompting``), from the cached items.
 
 from __future__ import annotations
 
-import logging
 import threading
-import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,11 +29,9 @@ from personas.prompting import (
     training_data_budget,
 )
 from personas.selectors import get_persona_for, parse_id, training_items_for
-from personas.services import persona_cache_key
+from personas.services import persona_cache_version
 
 __all__ = ["PersonaSnapshot", "clear_persona_snapshots", "persona_for_chat"]
-
-logger = logging.getLogger(__name__)
 
 MAX_SNAPSHOTS = 1024
 _PERSONA_FIELDS = tuple(f.attname for f in Persona._meta.concrete_fields)
@@ -91,23 +87,6 @@ class PersonaSnapshot:
         )
 
 
-def _persona_version(persona_id: int) -> str:
-    """``personas.services.persona_cache_version`` (same key, same protocol), read through the
-    process-wide cache object: one Redis round trip on the usual path, no new connection."""
-    key = persona_cache_key(persona_id)
-    try:
-        cache = shared_cache()
-        version = cache.get(key)
-        if version is None:
-            cache.add(key, uuid.uuid4().hex, timeout=None)
-            version = cache.get(key)
-    except Exception:
-        logger.warning("persona cache unreachable", exc_info=True)
-        version = None
-    # No version (cache down): a fresh token, so the lookup below simply misses.
-    return str(version) if version is not None else uuid.uuid4().hex
-
-
 _snapshots: OrderedDict[tuple[int, str], PersonaSnapshot] = OrderedDict()
 _lock = threading.Lock()
 
@@ -126,18 +105,25 @@ def clear_persona_snapshots() -> None:
         _snapshots.clear()
 
 
-def persona_for_chat(user: Any, persona_id: Any) -> tuple[Persona, PersonaSnapshot]:
+def persona_for_chat(
+    user: Any, persona_id: Any, *, version: str | None = None
+) -> tuple[Persona, PersonaSnapshot]:
     """The persona for a chat request if ``user`` may see it, with its cached snapshot.
 
     Raises NotFound exactly as ``personas.selectors.get_persona_for`` does. A hit costs one
     cache read (the version) and no query; a miss costs the version, then two queries.
+    ``version``: the persona's cache version when the caller already read it (the chat view
+    reads it in the rate limit's round trip).
     """
     pk = parse_id(persona_id)
     if pk is None:
         get_persona_for(user, persona_id)  # raises the canonical NotFound
     assert pk is not None
     user_id = int(user.pk) if getattr(user, "is_authenticated", False) else None
-    key = (pk, _persona_version(pk))
+    if version is None:
+        # Read through the process-wide cache object: no new Redis connection per request.
+        version = persona_cache_version(pk, using=shared_cache())
+    key = (pk, version)
     with _lock:
         snapshot = _snapshots.get(key)
     if snapshot is None or not snapshot.is_visible_to(user_id):

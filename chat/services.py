@@ -132,12 +132,14 @@ def prepare_chat(
     save: bool,
     mode: str,
     balance: Decimal | None = None,
+    persona_version: str | None = None,
 ) -> ChatContext:
     """Run the checks of contract §3 after body validation and build the model's input.
 
     Raises InvalidRequest (400: model, images, conversation_id without logging), NotFound
     (404: persona, conversation) and InsufficientQuota (402), in that order. ``balance`` is
-    the user's balance when the caller already read it (with the key: one query fewer).
+    the user's balance when the caller already read it (with the key: one query fewer), and
+    ``persona_version`` the persona's cache version likewise (with the rate limit).
     The persona, its training data and its rendered prompt come from ``chat.cache``.
     """
     persona_id = data.get("persona_id")
@@ -153,7 +155,7 @@ def prepare_chat(
     persona: Persona | None = None
     snapshot: PersonaSnapshot | None = None
     if persona_id is not None:
-        persona, snapshot = persona_for_chat(user, persona_id)
+        persona, snapshot = persona_for_chat(user, persona_id, version=persona_version)
     model = explicit or _resolve_model(None, persona)
     _check_vision(model, new_messages)
     conversation = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +54,14 @@ class RateLimitState:
         }
 
 
-def _increment(cache_key: str) -> int:
+def _integer(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _increment(cache_key: str, read: Sequence[str]) -> tuple[int, dict[str, int | None]]:
     cache = shared_cache()
     backend: Any = cache
     redis_cache = getattr(backend, "_cache", None)
@@ -63,35 +71,52 @@ def _increment(cache_key: str) -> int:
         pipe = client.pipeline(transaction=False)
         pipe.incr(full_key)
         pipe.expire(full_key, WINDOW_SECONDS * 2)
-        count, _ = pipe.execute()
-        return int(count)
+        for name in read:
+            # Django's Redis cache stores integers as plain digits: readable without it.
+            pipe.get(backend.make_and_validate_key(name))
+        count, _, *values = pipe.execute()
+        return int(count), {name: _integer(v) for name, v in zip(read, values, strict=True)}
     # Local memory: add() is a no-op when the key exists, incr() is atomic under its lock.
     cache.add(cache_key, 0, WINDOW_SECONDS * 2)
     try:
-        return int(cache.incr(cache_key))
+        count = int(cache.incr(cache_key))
     except ValueError:  # expired between add and incr
         cache.set(cache_key, 1, WINDOW_SECONDS * 2)
-        return 1
+        count = 1
+    found = cache.get_many(read) if read else {}
+    return count, {name: _integer(found.get(name)) for name in read}
 
 
-def hit(key: ApiKey, now: float | None = None) -> RateLimitState | None:
-    """Count one request for this key; the resulting state, or None when the cache is down."""
+def hit(
+    key: ApiKey, now: float | None = None, *, read: Sequence[str] = ()
+) -> tuple[RateLimitState | None, dict[str, int | None]]:
+    """Count one request for this key: the resulting state, or None when the cache is down.
+
+    ``read``: cache keys holding integers to fetch in the same round trip (the chat view's
+    persona cache version), returned as ``{key: value or None}``; all None when the cache is
+    down.
+    """
     now = time.time() if now is None else now
     window = int(now // WINDOW_SECONDS)
     reset = max(1, int((window + 1) * WINDOW_SECONDS - now))
     try:
-        count = _increment(f"rl:{key.pk}:{window}")
+        count, values = _increment(f"rl:{key.pk}:{window}", read)
     except Exception:
         logger.warning("rate limiting degraded: cache unreachable", exc_info=True)
-        return None
-    return RateLimitState(limit=key.rpm_limit, count=count, reset=reset)
+        return None, dict.fromkeys(read)
+    return RateLimitState(limit=key.rpm_limit, count=count, reset=reset), values
 
 
-def enforce(request: HttpRequest, key: ApiKey) -> None:
-    """Count the request, remember the headers for the response, raise 429 when over."""
-    state = hit(key)
+def enforce(
+    request: HttpRequest, key: ApiKey, *, read: Sequence[str] = ()
+) -> dict[str, int | None]:
+    """Count the request, remember the headers for the response, raise 429 when over.
+
+    Returns the integers of ``read`` (see :func:`hit`).
+    """
+    state, values = hit(key, read=read)
     if state is None:
-        return
+        return values
     setattr(request, REQUEST_ATTRIBUTE, state)
     if state.exceeded:
         raise RateLimited(
@@ -99,6 +124,7 @@ def enforce(request: HttpRequest, key: ApiKey) -> None:
             retry_after=state.reset,
             headers=state.headers(),
         )
+    return values
 
 
 class ApiKeyRateThrottle(BaseThrottle):

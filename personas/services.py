@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 import logging
 import math
-import uuid
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import BaseCache, cache
 from django.db import transaction
 
 from accounts.models import User
@@ -97,22 +97,30 @@ def persona_cache_key(persona_id: int) -> str:
     return f"persona:{int(persona_id)}:v"
 
 
-def persona_cache_version(persona_id: int) -> str:
+def new_persona_cache_version() -> int:
+    """A fresh version. An integer, which Django's Redis cache stores as plain digits, so the
+    chat hot path can read it raw in the rate limit's round trip (``core.ratelimit.hit``)."""
+    return secrets.randbits(62)
+
+
+def persona_cache_version(persona_id: int, *, using: BaseCache | None = None) -> str:
     """An opaque token that changes after every committed write to the persona or its data.
 
     Read it before loading the persona. If the cache is unreachable a fresh token is returned,
-    which simply makes every derived key a miss.
+    which simply makes every derived key a miss. ``using``: a cache object other than
+    ``django.core.cache.cache`` holding the same data (``core.sharedcache``).
     """
     key = persona_cache_key(persona_id)
+    store = using if using is not None else cache
     try:
-        version = cache.get(key)
+        version = store.get(key)
         if version is None:
-            cache.add(key, uuid.uuid4().hex, timeout=None)
-            version = cache.get(key)
+            store.add(key, new_persona_cache_version(), timeout=None)
+            version = store.get(key)
     except Exception:
         logger.warning("persona cache unreachable", exc_info=True)
         version = None
-    return str(version) if version is not None else uuid.uuid4().hex
+    return str(version) if version is not None else str(new_persona_cache_version())
 
 
 def invalidate_persona_cache(persona_id: int) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, NoReturn
 
-import httpx
+import aiohttp
 
 from chat.catalog import ModelSpec
 from chat.providers.base import (
@@ -35,7 +36,10 @@ __all__ = ["OpenAIProvider", "aclose_clients", "build_payload"]
 logger = logging.getLogger(__name__)
 
 # Generous: one daphne process multiplexes many concurrent streams over this pool.
-POOL_LIMITS = httpx.Limits(max_connections=200, max_keepalive_connections=50, keepalive_expiry=30)
+POOL_SIZE = 200
+KEEPALIVE_SECONDS = 30
+# The longest SSE line accepted from a provider (aiohttp's line limit is twice the buffer).
+READ_BUFFER_BYTES = 2**20
 USER_AGENT = "nova/0.1"
 
 MSG_STATUS = "The model provider returned HTTP {status}."
@@ -46,47 +50,75 @@ MSG_MALFORMED = "The model provider returned a malformed response."
 MSG_REPORTED = "The model provider reported an error."
 MSG_INCOMPLETE = "The model provider ended the stream early."
 
-# httpx clients are bound to the event loop they first ran on. daphne runs one loop per
-# process, but tests and async_to_sync create others, so the pool is kept per loop: a
-# WeakKeyDictionary lets a finished loop take its clients with it.
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, httpx.AsyncClient]] = (
+
+# aiohttp sessions are bound to the event loop they were made on. daphne runs one loop per
+# process for its whole life, but the test client and async_to_sync run short-lived loops, so
+# the pool is kept per loop: a WeakKeyDictionary lets a finished loop take its sessions along.
+@dataclass
+class _LoopPool:
+    sessions: dict[str, aiohttp.ClientSession] = dataclass_field(default_factory=dict)
+    keeper: AsyncGenerator[None, None] | None = None
+
+
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopPool] = (
     weakref.WeakKeyDictionary()
 )
-_clients_lock = threading.Lock()
 
 
-def _client(base_url: str) -> httpx.AsyncClient:
+async def _close_at_loop_shutdown(pool: _LoopPool) -> AsyncGenerator[None, None]:
+    """Suspended for the loop's life; ``loop.shutdown_asyncgens()``, which ``asyncio.run`` and
+    asgiref call before closing a loop, resumes it into ``finally``: a short-lived loop closes
+    its sessions instead of leaving them open (and warned about) when it is collected."""
+    try:
+        yield
+    finally:
+        await _close(pool)
+
+
+async def _close(pool: _LoopPool) -> None:
+    sessions = list(pool.sessions.values())
+    pool.sessions.clear()
+    for session in sessions:
+        await session.close()
+
+
+async def _client(base_url: str) -> aiohttp.ClientSession:
+    """This event loop's pooled session for one provider (keep-alive connections reused)."""
     loop = asyncio.get_running_loop()
-    with _clients_lock:
-        per_loop = _clients.get(loop)
-        if per_loop is None:
-            per_loop = _clients[loop] = {}
-        client = per_loop.get(base_url)
-        if client is None or client.is_closed:
-            client = per_loop[base_url] = httpx.AsyncClient(
-                limits=POOL_LIMITS,
-                headers={"User-Agent": USER_AGENT},
-                follow_redirects=False,
-            )
-    return client
+    pool = _pools.get(loop)
+    if pool is None:
+        pool = _pools[loop] = _LoopPool()
+        pool.keeper = _close_at_loop_shutdown(pool)
+        await anext(pool.keeper)
+    # Only this loop's thread reaches its pool, and nothing above awaits after the lookup: no
+    # lock is needed.
+    session = pool.sessions.get(base_url)
+    if session is None or session.closed:
+        session = pool.sessions[base_url] = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(
+                limit=POOL_SIZE, keepalive_timeout=KEEPALIVE_SECONDS, ttl_dns_cache=300
+            ),
+            headers={"User-Agent": USER_AGENT},
+            read_bufsize=READ_BUFFER_BYTES,
+        )
+    return session
 
 
 async def aclose_clients() -> None:
-    """Close this event loop's clients (tests, shutdown hooks)."""
-    loop = asyncio.get_running_loop()
-    with _clients_lock:
-        per_loop = _clients.pop(loop, {})
-    for client in per_loop.values():
-        await client.aclose()
+    """Close this event loop's sessions now (tests, shutdown hooks)."""
+    pool = _pools.get(asyncio.get_running_loop())
+    if pool is not None:
+        await _close(pool)
 
 
-def _timeout(model: ModelSpec) -> httpx.Timeout:
-    # read bounds the gap between bytes, so a long stream that keeps producing never trips it.
-    return httpx.Timeout(
+def _timeout(model: ModelSpec) -> aiohttp.ClientTimeout:
+    # sock_read bounds the gap between bytes, so a long stream that keeps producing never
+    # trips it; connect covers waiting for a pooled connection plus connecting.
+    return aiohttp.ClientTimeout(
+        total=None,
         connect=model.connect_timeout,
-        read=model.read_timeout,
-        write=model.read_timeout,
-        pool=model.connect_timeout,
+        sock_connect=model.connect_timeout,
+        sock_read=model.read_timeout,
     )
 
 
@@ -115,20 +147,23 @@ def build_payload(request: GenerationRequest, *, stream: bool) -> dict[str, Any]
     return payload
 
 
-def _raise_transport(exc: httpx.HTTPError, model: ModelSpec) -> NoReturn:
+TRANSPORT_ERRORS = (aiohttp.ClientError, asyncio.TimeoutError)
+
+
+def _raise_transport(exc: BaseException, model: ModelSpec) -> NoReturn:
     # Log the kind of failure and the model, never the request or response: both can carry
     # the key (headers) or the user's prompt.
     logger.warning("Upstream %s failed: %s", model.id, exc.__class__.__name__)
-    if isinstance(exc, httpx.TimeoutException):
+    if isinstance(exc, asyncio.TimeoutError):  # aiohttp's timeouts are TimeoutErrors too
         raise UpstreamTimeout(MSG_TIMEOUT) from None
-    if isinstance(exc, httpx.ConnectError):
+    if isinstance(exc, aiohttp.ClientConnectorError):
         raise UpstreamError(MSG_CONNECT) from None
     raise UpstreamError(MSG_BROKEN) from None
 
 
-def _raise_status(response: httpx.Response, model: ModelSpec) -> NoReturn:
-    logger.warning("Upstream %s answered HTTP %s", model.id, response.status_code)
-    raise UpstreamError(MSG_STATUS.format(status=response.status_code))
+def _raise_status(response: aiohttp.ClientResponse, model: ModelSpec) -> NoReturn:
+    logger.warning("Upstream %s answered HTTP %s", model.id, response.status)
+    raise UpstreamError(MSG_STATUS.format(status=response.status))
 
 
 def _finish_reason(value: Any) -> str:
@@ -199,25 +234,26 @@ class OpenAIProvider:
     async def complete(self, request: GenerationRequest) -> Completion:
         model = request.model
         try:
-            response = await _client(self.base_url).post(
+            async with (await _client(self.base_url)).post(
                 self.url,
-                json=build_payload(request, stream=False),
-                headers=_headers(model, stream=False),
+                data=json.dumps(build_payload(request, stream=False)),
+                headers={**_headers(model, stream=False), "Content-Type": "application/json"},
                 timeout=_timeout(model),
-            )
-        except httpx.HTTPError as exc:
+            ) as response:
+                if response.status >= 400:
+                    _raise_status(response, model)
+                body = await response.read()
+        except TRANSPORT_ERRORS as exc:
             _raise_transport(exc, model)
-        if response.status_code >= 400:
-            _raise_status(response, model)
         try:
-            data = response.json()
+            data = json.loads(body)
         except ValueError:
             raise UpstreamError(MSG_MALFORMED) from None
         return _parse_completion(request, data)
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[Delta | Finish]:
         model = request.model
-        client = _client(self.base_url)
+        client = await _client(self.base_url)
         content_parts: list[str] = []
         reasoning_parts: list[str] = []
         finish_reason: str | None = None
@@ -227,17 +263,16 @@ class OpenAIProvider:
             # Leaving this block (normally, on error, or because the caller stopped iterating
             # when its client disconnected) closes the response, which stops the upstream
             # generation instead of letting it run to the end unread.
-            async with client.stream(
-                "POST",
+            async with client.post(
                 self.url,
-                json=build_payload(request, stream=True),
-                headers=_headers(model, stream=True),
+                data=json.dumps(build_payload(request, stream=True)),
+                headers={**_headers(model, stream=True), "Content-Type": "application/json"},
                 timeout=_timeout(model),
             ) as response:
-                if response.status_code >= 400:
-                    await response.aclose()
+                if response.status >= 400:
                     _raise_status(response, model)
-                async for line in response.aiter_lines():
+                async for raw in response.content:
+                    line = raw.decode("utf-8", "replace").rstrip("\r\n")
                     if not line.startswith("data:"):
                         # Blank separators, ": keep-alive" comments, event:/id: fields.
                         continue
@@ -256,8 +291,10 @@ class OpenAIProvider:
                         content_parts.append(delta.content)
                         reasoning_parts.append(delta.reasoning)
                         yield delta
-        except httpx.HTTPError as exc:
+        except TRANSPORT_ERRORS as exc:
             _raise_transport(exc, model)
+        except ValueError:  # a line longer than READ_BUFFER_BYTES allows
+            raise UpstreamError(MSG_MALFORMED) from None
         if not done and finish_reason is None:
             # The body ended cleanly but mid-answer: a proxy or server cut it short.
             raise UpstreamError(MSG_INCOMPLETE)

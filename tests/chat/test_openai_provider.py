@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiohttp
 import httpx
 import pytest
 
@@ -450,8 +451,8 @@ def test_one_provider_per_base_url(upstream):
 
 
 def test_client_is_pooled_per_event_loop(upstream, model):
-    async def clients() -> tuple[httpx.AsyncClient, httpx.AsyncClient]:
-        return _client(upstream.url), _client(upstream.url)
+    async def clients() -> tuple[aiohttp.ClientSession, aiohttp.ClientSession]:
+        return await _client(upstream.url), await _client(upstream.url)
 
     first, again = run(clients)
     assert first is again

@@ -4,6 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.models import ApiKey
+from core.ratelimit import hit
+from core.sharedcache import shared_cache
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
 
@@ -52,3 +54,14 @@ def test_unauthenticated_requests_get_no_rate_limit_headers(anon_client: APIClie
 
 def test_default_limit_is_60(api_key: ApiKey, api_client: APIClient) -> None:
     assert api_client.get("/v1/_probe/whoami")["X-RateLimit-Limit"] == "60"
+
+
+def test_a_count_reads_integer_keys_in_the_same_round_trip(user: object) -> None:
+    key = ApiKeyFactory(user=user, rpm_limit=5)
+    shared_cache().set("probe:int", 1234567890123, timeout=60)
+    shared_cache().set("probe:text", "not a number", timeout=60)
+    state, values = hit(key, read=["probe:int", "probe:text", "probe:missing"])
+    assert state is not None and state.count == 1
+    assert values == {"probe:int": 1234567890123, "probe:text": None, "probe:missing": None}
+    state, _ = hit(key)
+    assert state is not None and state.count == 2

@@ -196,7 +196,7 @@ def test_cache_is_only_invalidated_after_commit(
     version = persona_cache_version(persona.pk)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         update_persona(persona=persona, name="Renamed")
-    assert cache.get(persona_cache_key(persona.pk)) == version
+    assert str(cache.get(persona_cache_key(persona.pk))) == version
     assert len(callbacks) == 1
 
 
