@@ -13,8 +13,9 @@ What stays the same as through Django: the request object (an ``ASGIRequest`` bu
 same scope and body), the view code (``chat.api.serve_chat``), the error envelope
 (``core.middleware.api_exception_response``), the rate-limit headers, host validation, and the
 security headers with the HTTPS redirect (the hooks of the ``HEADER_MIDDLEWARE`` below, which
-do no I/O). What is skipped: sessions, CSRF, dashboard authentication, messages and the login
-throttle (none apply to a key-authenticated POST), URL resolution, and the request signals (no
+do no I/O). What is skipped: sessions, CSRF, dashboard authentication, messages, the login
+throttle and the Content-Security-Policy (none apply to a key-authenticated JSON POST), URL
+resolution, and the request signals (no
 database connection is opened on the event loop: the work runs on ``core.asyncdb``'s threads).
 The Django view at the same URL still serves the test client and any server without this
 wrapper, through the same ``serve_chat``.
@@ -55,11 +56,11 @@ App = Callable[..., Awaitable[None]]
 CHAT_PATH = re.compile(r"^/(?:api/)?v1/(agents/)?chat/completions/?$")
 
 # Middleware of settings.MIDDLEWARE whose hooks only read the request and set headers, so they
-# can run on the event loop; applied in settings order.
+# can run on the event loop; applied in settings order. (The Content-Security-Policy governs
+# HTML pages; these responses are JSON and event streams.)
 HEADER_MIDDLEWARE = (
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
 )
 
 

@@ -18,6 +18,9 @@ does, so it sees that thread's transaction (the tests' rollback transaction).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -71,9 +74,20 @@ def _tended(func: Callable[P, R]) -> Callable[P, R]:
 def run_db(func: Callable[P, R], *, pooled: bool) -> Callable[P, Coroutine[Any, Any, R]]:
     """``sync_to_async(func)`` for ORM and cache work, e.g. ``await run_db(f, pooled=True)(x)``.
 
-    ``pooled``: on Nova's database threads (requests served under ASGI); otherwise in the
-    thread-sensitive executor, exactly as plain ``sync_to_async`` would.
+    ``pooled``: on Nova's database threads (requests served under ASGI), with the caller's
+    context variables, through ``loop.run_in_executor`` directly (``sync_to_async``'s own
+    bookkeeping, for thread-sensitive calls and nested ``async_to_sync``, which this work never
+    uses, cost more than the hop itself); otherwise in the thread-sensitive executor, exactly as
+    plain ``sync_to_async`` would.
     """
     if not pooled:
         return sync_to_async(func)
-    return sync_to_async(_tended(func), thread_sensitive=False, executor=_executor)
+    tended = _tended(func)
+
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(
+            _executor, functools.partial(context.run, tended, *args, **kwargs)
+        )
+
+    return call

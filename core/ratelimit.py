@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -61,13 +62,25 @@ def _integer(value: Any) -> int | None:
         return None
 
 
+# Django's RedisCacheClient.get_client() builds a new redis.Redis object on every call; it is
+# thread-safe and writes always go to the first server, so one per cache object is kept.
+_write_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _write_client(redis_cache: Any) -> Any:
+    client = _write_clients.get(redis_cache)
+    if client is None:
+        client = _write_clients[redis_cache] = redis_cache.get_client(write=True)
+    return client
+
+
 def _increment(cache_key: str, read: Sequence[str]) -> tuple[int, dict[str, int | None]]:
     cache = shared_cache()
     backend: Any = cache
     redis_cache = getattr(backend, "_cache", None)
     if redis_cache is not None and hasattr(redis_cache, "get_client"):
         full_key = backend.make_and_validate_key(cache_key)
-        client = redis_cache.get_client(full_key, write=True)
+        client = _write_client(redis_cache)
         pipe = client.pipeline(transaction=False)
         pipe.incr(full_key)
         pipe.expire(full_key, WINDOW_SECONDS * 2)
