@@ -120,39 +120,22 @@ def charge_usage(
     end below zero: the tokens were generated, so they are owed (contract §8).
     """
     value = to_money(cost)
+    usage = UsageRecord(
+        user=user,
+        api_key=api_key,
+        model_id=model_id,
+        persona=persona,
+        conversation=conversation,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost=value,
+    )
     note = f"{model_id}: {prompt_tokens} prompt + {completion_tokens} completion tokens"
-    if connection.vendor == "postgresql":
-        charged = _charge_in_one_statement(
-            user=user,
-            api_key=api_key,
-            model_id=model_id,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost=value,
-            persona=persona,
-            conversation=conversation,
-            note=note,
-        )
-        if charged is not None:
-            return charged
+    if connection.vendor == "postgresql" and _charge_in_one_statement(usage, note=note):
+        return usage
     with transaction.atomic():
-        usage = UsageRecord.objects.create(
-            user=user,
-            api_key=api_key,
-            model_id=model_id,
-            persona=persona,
-            conversation=conversation,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost=value,
-        )
-        _move(
-            user=user,
-            kind=LedgerEntry.Kind.CHARGE,
-            amount=-value,
-            note=note,
-            usage=usage,
-        )
+        usage.save(force_insert=True)
+        _move(user=user, kind=LedgerEntry.Kind.CHARGE, amount=-value, note=note, usage=usage)
     return usage
 
 
@@ -193,49 +176,30 @@ def _charge_sql() -> str:
     """  # noqa: S608
 
 
-def _charge_in_one_statement(
-    *,
-    user: User,
-    api_key: ApiKey | None,
-    model_id: str,
-    prompt_tokens: int,
-    completion_tokens: int,
-    cost: Decimal,
-    persona: Persona | None,
-    conversation: Conversation | None,
-    note: str,
-) -> UsageRecord | None:
-    """:func:`charge_usage` on PostgreSQL in one round trip instead of six (the chat hot path);
-    None when the user has no balance row yet (the ORM path creates it)."""
+def _charge_in_one_statement(usage: UsageRecord, *, note: str) -> bool:
+    """Save ``usage`` and charge its cost on PostgreSQL in one round trip instead of six (the
+    chat hot path); False, with nothing written, when the user has no balance row yet (the ORM
+    path creates it)."""
     now = timezone.now()
     params: dict[str, Any] = {
-        "user_id": user.pk,
-        "api_key_id": api_key.pk if api_key is not None else None,
-        "model_id": model_id,
-        "persona_id": persona.pk if persona is not None else None,
-        "conversation_id": conversation.pk if conversation is not None else None,
-        "prompt_tokens": prompt_tokens,
-        "completion_tokens": completion_tokens,
-        "cost": cost,
-        "amount": -cost,
-        "kind": LedgerEntry.Kind.CHARGE.value,
-        "note": note[:200],
-        "now": now,
+        name: getattr(usage, name)
+        for name in (
+            "user_id",
+            "api_key_id",
+            "model_id",
+            "persona_id",
+            "conversation_id",
+            "prompt_tokens",
+            "completion_tokens",
+            "cost",
+        )
     }
+    params.update(amount=-usage.cost, kind=LedgerEntry.Kind.CHARGE.value, note=note[:200], now=now)
     with connection.cursor() as cursor:
         cursor.execute(_charge_sql(), params)
         row = cursor.fetchone()
     if row is None:
-        return None
-    return UsageRecord.from_db(
-        connection.alias,
-        [f.attname for f in UsageRecord._meta.concrete_fields],
-        [
-            row[0] if f.attname == "id" else _usage_value(f.attname, params)
-            for f in UsageRecord._meta.concrete_fields
-        ],
-    )
-
-
-def _usage_value(attname: str, params: dict[str, Any]) -> Any:
-    return params["now"] if attname == "created_at" else params[attname]
+        return False
+    usage.pk, usage.created_at = row[0], now
+    usage._state.adding, usage._state.db = False, connection.alias
+    return True
