@@ -156,6 +156,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._chunk(f"data: {text}\n\n".encode())
 
     def _reset(self) -> None:
+        # A RST makes the client's kernel drop whatever it received but its program has not
+        # read yet: give the chunks already sent a moment to be read, so the test sees them.
+        time.sleep(0.05)
         # SO_LINGER 0 makes close() send RST: the client sees a reset, not a clean end.
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()

@@ -231,15 +231,32 @@ class OpenAIProvider:
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
 
+    async def _send(self, request: GenerationRequest, *, stream: bool) -> aiohttp.ClientResponse:
+        """POST the request; the response once its status and headers have arrived.
+
+        A provider may close an idle keep-alive connection just as the pool hands it out; the
+        request then fails with ServerDisconnectedError before any response byte. That one
+        case is retried once, on a new connection (as the openai SDK retries connection
+        errors); timeouts, refused connections and failures after the status line are not.
+        """
+        model = request.model
+        body = json.dumps(build_payload(request, stream=stream))
+        headers = {**_headers(model, stream=stream), "Content-Type": "application/json"}
+        for attempt in range(2):
+            try:
+                return await (await _client(self.base_url)).post(
+                    self.url, data=body, headers=headers, timeout=_timeout(model)
+                )
+            except aiohttp.ServerDisconnectedError:
+                if attempt == 1:
+                    raise
+                logger.info("Upstream %s closed a pooled connection; retrying once", model.id)
+        raise AssertionError("unreachable")
+
     async def complete(self, request: GenerationRequest) -> Completion:
         model = request.model
         try:
-            async with (await _client(self.base_url)).post(
-                self.url,
-                data=json.dumps(build_payload(request, stream=False)),
-                headers={**_headers(model, stream=False), "Content-Type": "application/json"},
-                timeout=_timeout(model),
-            ) as response:
+            async with await self._send(request, stream=False) as response:
                 if response.status >= 400:
                     _raise_status(response, model)
                 body = await response.read()
@@ -253,7 +270,6 @@ class OpenAIProvider:
 
     async def stream(self, request: GenerationRequest) -> AsyncIterator[Delta | Finish]:
         model = request.model
-        client = await _client(self.base_url)
         content_parts: list[str] = []
         reasoning_parts: list[str] = []
         finish_reason: str | None = None
@@ -263,12 +279,7 @@ class OpenAIProvider:
             # Leaving this block (normally, on error, or because the caller stopped iterating
             # when its client disconnected) closes the response, which stops the upstream
             # generation instead of letting it run to the end unread.
-            async with client.post(
-                self.url,
-                data=json.dumps(build_payload(request, stream=True)),
-                headers={**_headers(model, stream=True), "Content-Type": "application/json"},
-                timeout=_timeout(model),
-            ) as response:
+            async with await self._send(request, stream=True) as response:
                 if response.status >= 400:
                     _raise_status(response, model)
                 async for raw in response.content:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
@@ -517,3 +520,70 @@ def test_fake_upstream_runs_as_a_script():
     finally:
         process.terminate()
         process.wait(timeout=5)
+
+
+# --- a provider that drops a connection before answering (a stale keep-alive) ---
+
+
+class _DroppingServer:
+    """Raw HTTP on loopback: the first ``drops`` connections read a request and close without
+    answering (what a pooled keep-alive connection the provider already closed looks like);
+    later ones answer with a completion."""
+
+    REPLY = b'{"choices":[{"message":{"content":"second try"},"finish_reason":"stop"}]}'
+
+    def __init__(self, drops: int) -> None:
+        self.drops = drops
+        self.connections = 0
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            with conn:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    data += conn.recv(65536)
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+                while len(body) < length:
+                    body += conn.recv(65536)
+                if self.connections <= self.drops:
+                    continue
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    + f"Content-Length: {len(self.REPLY)}\r\n\r\n".encode()
+                    + self.REPLY
+                )
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_connection_dropped_before_the_answer_is_retried_once() -> None:
+    server = _DroppingServer(drops=1)
+    try:
+        completion = complete(request(spec(server.url)))
+    finally:
+        server.close()
+    assert completion.content == "second try"
+    assert server.connections == 2
+
+
+def test_a_provider_that_keeps_dropping_is_a_502_after_one_retry() -> None:
+    server = _DroppingServer(drops=10)
+    try:
+        with pytest.raises(UpstreamError) as raised:
+            complete(request(spec(server.url)))
+    finally:
+        server.close()
+    assert raised.value.status == 502
+    assert raised.value.message == "The connection to the model provider failed."
+    assert server.connections == 2
