@@ -250,6 +250,7 @@ def test_401_before_400(anon_client: APIClient) -> None:
     assert response.status_code == 401
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 def test_429_before_400(funded_user: User) -> None:
     client = client_for(ApiKeyFactory(user=funded_user, rpm_limit=1))
     client.post("/v1/agents/chat/completions", {}, format="json")

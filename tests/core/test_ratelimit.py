@@ -9,7 +9,11 @@ from core.sharedcache import shared_cache
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests")]
+pytestmark = [
+    pytest.mark.usefixtures("fresh_rate_window"),
+    pytest.mark.django_db,
+    pytest.mark.urls("tests.core.urls_for_tests"),
+]
 
 
 def test_headers_count_down_then_429_with_retry_after(user: object) -> None:

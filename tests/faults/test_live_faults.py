@@ -180,6 +180,7 @@ def _start_redis(port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.05)
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_redis_stopped_keeps_the_api_serving_with_rate_limits_degraded(

@@ -187,6 +187,7 @@ def test_revoked_key_is_401(api_key: ApiKey) -> None:
     assert moderate(client, {"content": SAFE_TEXT}).status_code == 401
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 def test_over_the_rate_limit_is_429(user: User) -> None:
     client = client_for(ApiKeyFactory(user=user, rpm_limit=2))
     first = moderate(client, {"content": SAFE_TEXT})

@@ -135,6 +135,7 @@ def test_missing_key_is_401(anon_client: APIClient, path: str) -> None:
     assert response.json()["error"]["type"] == "authentication_error"
 
 
+@pytest.mark.usefixtures("fresh_rate_window")
 def test_rate_limited_like_the_rest(user: Any) -> None:
     client = client_for(ApiKeyFactory(user=user, rpm_limit=1))
     assert post(client, {"input": SAFE_TEXT}).status_code == 200

@@ -10,7 +10,11 @@ from accounts.models import ApiKey, User
 from tests.factories import ApiKeyFactory
 from tests.servers import running_nova
 
-pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.usefixtures("fresh_rate_window"),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.slow,
+]
 
 REDIS_FOR_TEST = "redis://127.0.0.1:6379/14"
 
