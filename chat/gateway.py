@@ -38,7 +38,7 @@ from django.http import HttpResponseBase, StreamingHttpResponse
 from django.utils.module_loading import import_string
 
 from chat.api import serve_chat
-from core.errors import InvalidRequest, PayloadTooLarge, error_response
+from core.errors import bad_request, error_response, request_too_large
 from core.middleware import add_api_headers, api_exception_response
 
 __all__ = ["ChatGateway"]
@@ -137,15 +137,11 @@ class ChatGateway:
     def _before(self, request: ASGIRequest, body: bytes | None) -> HttpResponseBase | None:
         """What Django checks before any view: the body size, the Host header, HTTPS."""
         if body is None:
-            return error_response(
-                PayloadTooLarge(
-                    f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
-                )
-            )
+            return error_response(request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
         try:
             request.get_host()  # CommonMiddleware's check: DisallowedHost outside ALLOWED_HOSTS
         except DisallowedHost:
-            return error_response(InvalidRequest("Bad request.", code="bad_request"))
+            return error_response(bad_request())
         for middleware in self.header_middleware:
             if hasattr(middleware, "process_request"):
                 early: HttpResponseBase | None = middleware.process_request(request)

@@ -31,9 +31,13 @@ def parse_bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-def _active_keys(raw_key: str) -> QuerySet[ApiKey]:
+def _check_shape(raw_key: str) -> None:
     if not raw_key.startswith(KEY_PREFIX) or not _KEY_SHAPE.match(raw_key):
         raise AuthenticationError("Invalid API key.")
+
+
+def _active_keys(raw_key: str) -> QuerySet[ApiKey]:
+    _check_shape(raw_key)
     # Lookup by the HMAC digest: an indexed equality on a value an attacker cannot choose
     # to collide, so no timing-sensitive comparison of the secret happens in Python.
     return ApiKey.objects.select_related("user").filter(
@@ -71,8 +75,7 @@ def _key_with_balance_sql() -> str:
 
 
 def _key_with_balance_postgresql(raw_key: str) -> tuple[ApiKey, Decimal]:
-    if not raw_key.startswith(KEY_PREFIX) or not _KEY_SHAPE.match(raw_key):
-        raise AuthenticationError("Invalid API key.")
+    _check_shape(raw_key)
     with connection.cursor() as cursor:
         cursor.execute(_key_with_balance_sql(), [digest_key(raw_key)])
         row = cursor.fetchone()

@@ -136,6 +136,16 @@ class UpstreamTimeout(UpstreamError):
     code = "upstream_timeout"
 
 
+def request_too_large(limit: int) -> PayloadTooLarge:
+    """A body over DATA_UPLOAD_MAX_MEMORY_SIZE (``limit`` bytes)."""
+    return PayloadTooLarge(f"The request body is larger than {limit} bytes.")
+
+
+def bad_request() -> InvalidRequest:
+    """A request Django refuses before any view (SuspiciousOperation: a bad Host, ...)."""
+    return InvalidRequest("Bad request.", code="bad_request")
+
+
 def envelope(
     message: str, *, type: str, param: str | None = None, code: str | None = None
 ) -> ErrorEnvelope:

@@ -15,11 +15,11 @@ from whitenoise.middleware import WhiteNoiseMiddleware
 from core.errors import (
     SERVER_ERROR_MESSAGE,
     ApiError,
-    InvalidRequest,
-    PayloadTooLarge,
     ServerError,
+    bad_request,
     database_unavailable,
     error_response,
+    request_too_large,
 )
 from core.ratelimit import REQUEST_ATTRIBUTE
 
@@ -37,13 +37,9 @@ def api_exception_response(request: HttpRequest, exception: Exception) -> JsonRe
     if isinstance(exception, ApiError):
         return error_response(exception)
     if isinstance(exception, RequestDataTooBig):
-        return error_response(
-            PayloadTooLarge(
-                f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
-            )
-        )
+        return error_response(request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
     if isinstance(exception, SuspiciousOperation):
-        return error_response(InvalidRequest("Bad request.", code="bad_request"))
+        return error_response(bad_request())
     if (unavailable := database_unavailable(exception)) is not None:
         return error_response(unavailable)
     logger.exception("Unhandled error on %s", request.path, exc_info=exception)

@@ -12,10 +12,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request as django_bad_request
 
 from core.errors import (
-    InvalidRequest,
     NotFound,
     PermissionDenied,
     ServerError,
+    bad_request,
     database_unavailable,
     error_response,
 )
@@ -58,7 +58,7 @@ def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
 def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
     """A request Django refuses before any view (a Host not in ALLOWED_HOSTS, ...)."""
     if is_api_path(request.path):
-        return error_response(InvalidRequest("Bad request.", code="bad_request"))
+        return error_response(bad_request())
     return django_bad_request(request, exception)
 
 

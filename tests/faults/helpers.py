@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +11,7 @@ from accounts.models import User
 from billing.models import LedgerEntry, UsageRecord
 from billing.selectors import get_balance
 from conversations.models import Conversation, Message
+from tests.chat.helpers import sse_events
 
 __all__ = [
     "assert_books_balance",
@@ -19,7 +19,6 @@ __all__ = [
     "conversation_roles",
     "live_sse",
     "message_count",
-    "parse_sse",
 ]
 
 
@@ -63,18 +62,6 @@ def message_count(user: User) -> int:
     return Message.objects.filter(conversation__user=user).count()
 
 
-def parse_sse(text: str) -> list[Any]:
-    """SSE body -> JSON payloads, with the literal "[DONE]" kept as a string."""
-    events: list[Any] = []
-    for block in text.split("\n\n"):
-        if not block.strip():
-            continue
-        assert block.startswith("data: "), block
-        data = block[len("data: ") :]
-        events.append(data if data == "[DONE]" else json.loads(data))
-    return events
-
-
 def live_sse(url: str, key: str, body: dict[str, Any], timeout: float = 30) -> list[Any]:
     """POST a streamed chat to a live server and read the whole event stream."""
     with httpx.stream(
@@ -86,4 +73,4 @@ def live_sse(url: str, key: str, body: dict[str, Any], timeout: float = 30) -> l
     ) as response:
         assert response.status_code == 200, response.read()
         assert response.headers["content-type"].startswith("text/event-stream")
-        return parse_sse(response.read().decode())
+        return sse_events(response.read())

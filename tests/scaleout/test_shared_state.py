@@ -24,9 +24,10 @@ from billing.models import UsageRecord
 from chat.catalog import get_catalog
 from conversations.models import Message
 from tests import servers
+from tests.chat.helpers import sse_events
 from tests.factories import ApiKeyFactory
 from tests.fake_upstream import FakeUpstream
-from tests.faults.helpers import assert_books_balance, assert_conversations_whole, parse_sse
+from tests.faults.helpers import assert_books_balance, assert_conversations_whole
 from tests.servers import ROOT, free_port, running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
@@ -83,7 +84,7 @@ def test_balance_and_conversations_are_shared_by_two_processes(
         streamed = _chat(
             second, key, "second question", conversation_id=conversation_id, stream=True
         )
-        events = parse_sse(streamed.text)
+        events = sse_events(streamed.text)
         assert events[-1] == "[DONE]" and events[-2]["conversation_id"] == conversation_id
         fake_upstream.script(reply="turn three", usage=(12, 6))
         third = _chat(first, key, "third question", conversation_id=conversation_id).json()
