@@ -2,13 +2,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import ApiKey, User
-from accounts.services import create_api_key, revoke_api_key
+from accounts.services import (
+    check_key_quota,
+    create_api_key,
+    revoke_api_key,
+    validate_rpm_limit,
+)
+from core.errors import ApiError
 
 
 @admin.register(User)
@@ -16,8 +24,37 @@ class NovaUserAdmin(UserAdmin):
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
 
 
+class ApiKeyAdminForm(forms.ModelForm):
+    """The caps of ``accounts.services`` as form errors (the admin saves edits itself)."""
+
+    class Meta:
+        model = ApiKey
+        fields = ("user", "name", "detailed_logging", "rpm_limit")
+
+    def clean_rpm_limit(self) -> int:
+        try:
+            return validate_rpm_limit(self.cleaned_data["rpm_limit"])
+        except ApiError as exc:
+            raise ValidationError(exc.message) from exc
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        user = cleaned.get("user")
+        # A new key, or an active one moved to another user, counts against that user's cap.
+        gains_a_key = self.instance.pk is None or (
+            self.instance.revoked_at is None and self.instance.user_id != getattr(user, "pk", None)
+        )
+        if user is not None and gains_a_key:
+            try:
+                check_key_quota(user)
+            except ApiError as exc:
+                raise ValidationError(exc.message) from exc
+        return cleaned
+
+
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    form = ApiKeyAdminForm
     list_display = (
         "prefix",
         "name",

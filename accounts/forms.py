@@ -11,8 +11,10 @@ from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import ApiKey, User
 
-# PositiveIntegerField fits 2**31 - 1 on PostgreSQL; anything near that is a typo anyway.
-RPM_LIMIT_MAX = 100_000
+
+def _rpm_limit_field(**kwargs: Any) -> forms.IntegerField:
+    """Requests per minute, 1 to ``settings.MAX_KEY_RPM`` (read per form, not at import)."""
+    return forms.IntegerField(min_value=1, max_value=settings.MAX_KEY_RPM, **kwargs)
 
 
 class SignupForm(UserCreationForm):
@@ -47,12 +49,12 @@ class ApiKeyCreateForm(forms.Form):
         label="Detailed Logging",
         help_text="Store the full text of requests and replies made with this key.",
     )
-    rpm_limit = forms.IntegerField(
-        min_value=1,
-        max_value=RPM_LIMIT_MAX,
-        initial=settings.DEFAULT_RPM_LIMIT,
-        label="Rate limit (requests per minute)",
-    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rpm_limit"] = _rpm_limit_field(
+            initial=settings.DEFAULT_RPM_LIMIT, label="Rate limit (requests per minute)"
+        )
 
 
 class ApiKeyLoggingForm(forms.Form):
@@ -62,6 +64,6 @@ class ApiKeyLoggingForm(forms.Form):
 
 
 class ApiKeyRateLimitForm(forms.Form):
-    rpm_limit = forms.IntegerField(
-        min_value=1, max_value=RPM_LIMIT_MAX, label="Requests per minute"
-    )
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rpm_limit"] = _rpm_limit_field(label="Requests per minute")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, User, digest_key
@@ -28,6 +29,27 @@ def create_user(*, username: str, password: str | None = None, email: str = "") 
     return user
 
 
+def validate_rpm_limit(rpm_limit: int) -> int:
+    """A key's requests per minute: 1 to ``settings.MAX_KEY_RPM``; InvalidRequest otherwise."""
+    if not 1 <= rpm_limit <= settings.MAX_KEY_RPM:
+        raise InvalidRequest(
+            f"rpm_limit must be between 1 and {settings.MAX_KEY_RPM}.", param="rpm_limit"
+        )
+    return rpm_limit
+
+
+def check_key_quota(user: User) -> None:
+    """InvalidRequest when the user already has ``settings.MAX_KEYS_PER_USER`` active keys."""
+    if ApiKey.objects.filter(user=user, revoked_at__isnull=True).count() >= (
+        settings.MAX_KEYS_PER_USER
+    ):
+        raise InvalidRequest(
+            f"This account already has {settings.MAX_KEYS_PER_USER} active API keys, the most "
+            "allowed: revoke one before creating another.",
+            code="too_many_api_keys",
+        )
+
+
 def create_api_key(
     *,
     user: User,
@@ -35,11 +57,21 @@ def create_api_key(
     detailed_logging: bool = False,
     rpm_limit: int = 60,
 ) -> IssuedKey:
-    if rpm_limit < 1:
-        raise InvalidRequest("rpm_limit must be at least 1.", param="rpm_limit")
-    key = ApiKey(user=user, name=name[:100], detailed_logging=detailed_logging, rpm_limit=rpm_limit)
-    raw_key = key.set_new_key()
-    key.save()
+    """A new key for ``user``, shown once.
+
+    Raises InvalidRequest for an ``rpm_limit`` outside 1 to ``settings.MAX_KEY_RPM`` and when
+    the user already has ``settings.MAX_KEYS_PER_USER`` active keys. Locks the user's row, so
+    concurrent creations cannot both pass the count.
+    """
+    validate_rpm_limit(rpm_limit)
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        check_key_quota(user)
+        key = ApiKey(
+            user=user, name=name[:100], detailed_logging=detailed_logging, rpm_limit=rpm_limit
+        )
+        raw_key = key.set_new_key()
+        key.save()
     return IssuedKey(key=key, raw_key=raw_key)
 
 
@@ -65,9 +97,7 @@ def update_api_key(
         key.detailed_logging = detailed_logging
         fields.append("detailed_logging")
     if rpm_limit is not None:
-        if rpm_limit < 1:
-            raise InvalidRequest("rpm_limit must be at least 1.", param="rpm_limit")
-        key.rpm_limit = rpm_limit
+        key.rpm_limit = validate_rpm_limit(rpm_limit)
         fields.append("rpm_limit")
     if fields:
         key.save(update_fields=fields)

@@ -209,6 +209,8 @@ def _nova_env(models_file: Path) -> dict[str, str]:
         MODELS_FILE=str(models_file),
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
+        # The benchmark's keys count every request but are never limited.
+        MAX_KEY_RPM=str(RPM_LIMIT),
     )
     return env
 

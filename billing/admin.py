@@ -11,13 +11,26 @@ from django.urls import URLPattern, path, reverse
 
 from accounts.models import User
 from billing.models import Balance, LedgerEntry, UsageRecord
+from billing.money import MAX_AMOUNT, QUANTUM, parse_amount
 from billing.services import top_up
 from core.errors import ApiError
 
 
 class TopUpForm(forms.Form):
-    amount = forms.DecimalField(max_digits=20, decimal_places=8, min_value=Decimal("0.00000001"))
+    # Checked by billing.money.parse_amount, as every way money enters is (issue 12 item 10);
+    # positivity and the balance's range are checked by the top_up service.
+    amount = forms.CharField(
+        max_length=50,
+        widget=forms.NumberInput(attrs={"step": f"{QUANTUM:f}", "min": f"{QUANTUM:f}"}),
+        help_text=f"USD, at most {MAX_AMOUNT:f}, in steps of {QUANTUM:f}.",
+    )
     note = forms.CharField(max_length=200, required=False)
+
+    def clean_amount(self) -> Decimal:
+        try:
+            return parse_amount(self.cleaned_data["amount"])
+        except ApiError as exc:
+            raise forms.ValidationError(exc.message) from None
 
 
 class _ReadOnly(admin.ModelAdmin):

@@ -17,10 +17,47 @@ class Balance(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="balance"
     )
     amount = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES, default=ZERO)
+    # The sum of the open holds (requests being generated): a request is admitted only while
+    # amount - reserved is positive, so a balance ends at worst one request's hold below zero.
+    reserved = models.DecimalField(
+        max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES, default=ZERO
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.user} {self.amount} USD"
+
+
+class Hold(models.Model):
+    """Credit held for one request from admission until it is charged (a pending charge).
+
+    Placed before generation with the most the request can cost, deleted by the charge that
+    settles it (``billing.services.charge_usage``) or by its release when nothing was generated.
+    One still open long after its request (the process died in between) is settled by
+    ``manage.py settle_holds``: charged from the pending-charge record the process wrote when
+    it could not charge, else released.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="holds"
+    )
+    api_key = models.ForeignKey(
+        "accounts.ApiKey", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    model_id = models.CharField(max_length=100)
+    persona = models.ForeignKey(
+        "personas.Persona", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    amount = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gte=0), name="hold_not_negative")
+        ]
+
+    def __str__(self) -> str:
+        return f"hold {self.amount} USD for {self.model_id}"
 
 
 class UsageRecord(models.Model):

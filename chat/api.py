@@ -9,11 +9,12 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from chat import settlement
+from chat.cache import UNREAD, PersonaAccess
 from chat.catalog import get_catalog
 from chat.providers.base import get_provider
 from chat.serializers import (
@@ -21,16 +22,16 @@ from chat.serializers import (
     ChatCompletionResponseSerializer,
     ModelListSerializer,
 )
-from chat.services import ChatContext, completion_body, finish_chat, prepare_chat
+from chat.services import ChatContext, completion_body, prepare_chat
 from chat.streaming import open_stream, sse_response
 from conversations.models import Conversation
 from core.asyncdb import run_db
 from core.auth import authenticate_key_with_balance, parse_bearer, touch_last_used
 from core.errors import ApiError, from_drf_exception
+from core.parsers import BoundedJSONParser
 from core.ratelimit import enforce
 from core.schema import error_responses
 from personas.selectors import parse_id
-from personas.services import persona_cache_key
 
 CHAT_EXAMPLE = OpenApiExample(
     "Persona chat",
@@ -42,9 +43,13 @@ CHAT_EXAMPLE = OpenApiExample(
 async def arun_completion(ctx: ChatContext, *, pooled: bool = False) -> dict[str, Any]:
     """Generate a whole reply on the running loop, then save and charge it on a database
     thread (``core.asyncdb.run_db``). Upstream errors charge nothing."""
-    completion = await get_provider(ctx.model).complete(ctx.generation)
-    outcome = await run_db(finish_chat, pooled=pooled)(
-        ctx, content=completion.content, usage=completion.usage, completed=True
+    try:
+        completion = await get_provider(ctx.model).complete(ctx.generation)
+    except BaseException:
+        await settlement.release(ctx, pooled=pooled)
+        raise
+    outcome = await settlement.record(
+        ctx, content=completion.content, usage=completion.usage, completed=True, pooled=pooled
     )
     return completion_body(
         ctx,
@@ -56,9 +61,9 @@ async def arun_completion(ctx: ChatContext, *, pooled: bool = False) -> dict[str
 
 
 def _request_data(request: HttpRequest) -> Any:
-    """The JSON body, parsed by DRF's own parser: the same 400 (invalid_json) and 415."""
+    """The JSON body, parsed by the API's parser: the same 400 (invalid_json) and 415."""
     try:
-        return Request(request, parsers=[JSONParser()]).data
+        return Request(request, parsers=[BoundedJSONParser()]).data
     except drf_exceptions.APIException as exc:
         raise from_drf_exception(exc) or exc from None
 
@@ -72,18 +77,18 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
     raw_key = parse_bearer(request.META.get("HTTP_AUTHORIZATION"))
     if raw_key is None:
         raise from_drf_exception(drf_exceptions.NotAuthenticated()) or AssertionError
-    key, balance = authenticate_key_with_balance(raw_key)
-    touch_last_used(key)
-    # The body is parsed before the rate limit so that the persona's cache version can be read
-    # in the rate limit's Redis round trip; its errors still come after the 429 (contract §3).
+    # The body is parsed first so that the persona's row (visibility, revision) is read in the
+    # key's own query; its errors still come after the 401 and the 429 (contract §3).
     body_error: ApiError | None = None
     try:
         body = _request_data(request)
     except ApiError as exc:
         body, body_error = None, exc
     persona_pk = parse_id(body.get("persona_id")) if isinstance(body, dict) else None
-    version_key = persona_cache_key(persona_pk) if persona_pk is not None else None
-    read = enforce(request, key, read=[version_key] if version_key else [])
+    read = authenticate_key_with_balance(raw_key, persona_id=persona_pk)
+    key = read.key
+    touch_last_used(key)
+    enforce(request, key)
     if body_error is not None:
         raise body_error
     serializer = ChatCompletionRequestSerializer(data=body, persona_required=persona_required)
@@ -92,15 +97,18 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
     except drf_exceptions.ValidationError as exc:
         raise from_drf_exception(exc) or exc from None
     data = serializer.validated_data
-    version = read.get(version_key) if version_key else None
+    if parse_id(data.get("persona_id")) != persona_pk:  # read for another id than validated
+        persona_pk = None
     return prepare_chat(
         user=key.user,
         api_key=key,
         data=data,
         save=key.detailed_logging,
         mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
-        balance=balance,
-        persona_version=str(version) if version is not None else None,
+        balance=read.available,
+        persona_access=(PersonaAccess(*read.persona) if read.persona is not None else None)
+        if persona_pk is not None
+        else UNREAD,
     )
 
 
@@ -114,7 +122,11 @@ async def serve_chat(request: HttpRequest, *, persona_required: bool) -> HttpRes
         # Under daphne, wait for the first event so an upstream that fails at once is a JSON
         # 502/504. (The test client runs the view and drains the body on different event
         # loops, and an upstream connection cannot cross loops.)
-        opened = await open_stream(ctx) if pooled else None
+        try:
+            opened = await open_stream(ctx) if pooled else None
+        except BaseException:
+            await settlement.release(ctx, pooled=pooled)
+            raise
         return sse_response(ctx, pooled=pooled, opened=opened)
     body = await arun_completion(ctx, pooled=pooled)
     # The bytes DRF's JSONRenderer would write (compact, UTF-8).

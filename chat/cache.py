@@ -1,11 +1,15 @@
 """The persona side of a chat, cached per process: the persona, its training data, its prompt.
 
 Persona chat used to load the persona and its training data (two queries) and render the system
-prompt on every request. Here they are kept in process memory under the persona's *cache
-version* (``personas.services.persona_cache_version``): every committed write to a persona or
-its training data, through ``personas.services``, replaces that version in the shared cache, so
-every process's next request misses and reloads. The version is read before the database, so
-a reader that raced a write stores what it read under the old version, which nobody reads again.
+prompt on every request. Here they are kept in process memory under the persona's ``revision``,
+a column that every write to the persona or its training data bumps in the same transaction
+(``personas.services.bump_persona_revision``).
+
+Who may see the persona is never taken from this cache: the persona's visibility, owner and
+revision are read from the database on every request (on PostgreSQL in the key's own
+authentication query, ``core.auth``), and a snapshot is reused only when its revision is the
+current one. A cache that missed an update therefore cannot serve a persona made private or
+training data deleted: the row says so, whatever the cache holds.
 
 The rendered prompt is cached per context window when all of the training data fits the budget:
 it then does not depend on the user's message. When it does not fit, the items are chosen per
@@ -16,11 +20,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from chat.providers.base import Grounding
-from core.sharedcache import shared_cache
+from core.text import count_tokens
 from personas.models import Persona, TrainingDataItem
 from personas.prompting import (
     build_system_prompt,
@@ -29,12 +34,33 @@ from personas.prompting import (
     training_data_budget,
 )
 from personas.selectors import get_persona_for, parse_id, training_items_for
-from personas.services import persona_cache_version
 
-__all__ = ["PersonaSnapshot", "clear_persona_snapshots", "persona_for_chat"]
+__all__ = ["PersonaAccess", "PersonaSnapshot", "clear_persona_snapshots", "persona_for_chat"]
 
 MAX_SNAPSHOTS = 1024
 _PERSONA_FIELDS = tuple(f.attname for f in Persona._meta.concrete_fields)
+
+
+@dataclass(frozen=True)
+class PersonaAccess:
+    """What the database says of a persona at the time of the request."""
+
+    is_public: bool
+    owner_id: int | None
+    revision: int
+
+    def is_visible_to(self, user_id: int | None) -> bool:
+        # The rule of personas.selectors.personas_visible_to: public, or the caller's own.
+        return self.is_public or (user_id is not None and self.owner_id == user_id)
+
+    @classmethod
+    def read(cls, persona_id: int) -> PersonaAccess | None:
+        row = (
+            Persona.objects.filter(pk=persona_id)
+            .values_list("is_public", "owner_id", "revision")
+            .first()
+        )
+        return cls(*row) if row is not None else None
 
 
 @dataclass
@@ -46,6 +72,22 @@ class PersonaSnapshot:
     items: tuple[TrainingDataItem, ...]
     grounding: Grounding
     _prompts: dict[int, str | None] = field(default_factory=dict)
+    _prompt_tokens: dict[int, int] = field(default_factory=dict)
+
+    @cached_property
+    def shared_grounding(self) -> Grounding:
+        """What the embedded model gets when someone else chats with a public persona: the
+        knowledge to answer from, without the list of the items' titles."""
+        return replace(self.grounding, owner_view=False)
+
+    def count_tokens(self, prompt: str) -> int:
+        """Tokens of a system prompt this snapshot rendered, counted once per memoised one."""
+        for window, memo in self._prompts.items():
+            if memo is prompt:
+                if window not in self._prompt_tokens:
+                    self._prompt_tokens[window] = count_tokens(prompt)
+                return self._prompt_tokens[window]
+        return count_tokens(prompt)
 
     @classmethod
     def of(cls, persona: Persona, items: tuple[TrainingDataItem, ...]) -> PersonaSnapshot:
@@ -58,11 +100,6 @@ class PersonaSnapshot:
     def persona(self) -> Persona:
         """A fresh instance for each request: callers may attach it to rows they save."""
         return Persona.from_db("default", _PERSONA_FIELDS, self.values)
-
-    def is_visible_to(self, user_id: int | None) -> bool:
-        # The rule of personas.selectors.personas_visible_to: public, or the caller's own.
-        values = dict(zip(_PERSONA_FIELDS, self.values, strict=True))
-        return bool(values["is_public"]) or (user_id is not None and values["owner_id"] == user_id)
 
     def system_prompt(self, persona: Persona, *, context_window: int, latest: str) -> str:
         """What ``build_system_prompt`` returns for these items, memoised when it cannot depend
@@ -87,11 +124,11 @@ class PersonaSnapshot:
         )
 
 
-_snapshots: OrderedDict[tuple[int, str], PersonaSnapshot] = OrderedDict()
+_snapshots: OrderedDict[tuple[int, int], PersonaSnapshot] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _remember(key: tuple[int, str], snapshot: PersonaSnapshot) -> None:
+def _remember(key: tuple[int, int], snapshot: PersonaSnapshot) -> None:
     with _lock:
         _snapshots[key] = snapshot
         _snapshots.move_to_end(key)
@@ -105,31 +142,41 @@ def clear_persona_snapshots() -> None:
         _snapshots.clear()
 
 
+class Unread:
+    """The type of :data:`UNREAD`: the caller did not read the persona's row."""
+
+
+UNREAD = Unread()
+
+
 def persona_for_chat(
-    user: Any, persona_id: Any, *, version: str | None = None
+    user: Any, persona_id: Any, *, access: PersonaAccess | Unread | None = UNREAD
 ) -> tuple[Persona, PersonaSnapshot]:
     """The persona for a chat request if ``user`` may see it, with its cached snapshot.
 
-    Raises NotFound exactly as ``personas.selectors.get_persona_for`` does. A hit costs one
-    cache read (the version) and no query; a miss costs the version, then two queries.
-    ``version``: the persona's cache version when the caller already read it (the chat view
-    reads it in the rate limit's round trip).
+    Raises NotFound exactly as ``personas.selectors.get_persona_for`` does. ``access``: the
+    persona's row as the caller already read it this request (None: no such persona); when not
+    given it is read here (one small query). A hit then costs no further query; a miss costs
+    two (the persona and its training data).
     """
     pk = parse_id(persona_id)
     if pk is None:
         get_persona_for(user, persona_id)  # raises the canonical NotFound
     assert pk is not None
     user_id = int(user.pk) if getattr(user, "is_authenticated", False) else None
-    if version is None:
-        # Read through the process-wide cache object: no new Redis connection per request.
-        version = persona_cache_version(pk, using=shared_cache())
-    key = (pk, version)
-    with _lock:
-        snapshot = _snapshots.get(key)
-    if snapshot is None or not snapshot.is_visible_to(user_id):
-        # Not cached, or not the caller's to see: the selector decides, and raises NotFound
-        # for a missing or private persona exactly as everywhere else.
+    if isinstance(access, Unread):
+        access = PersonaAccess.read(pk)
+    if access is None or not access.is_visible_to(user_id):
+        get_persona_for(user, persona_id)  # missing or private: the canonical NotFound
+        # Made visible between the two reads: serve it, read afresh below.
+        access = None
+    key = (pk, access.revision) if access is not None else None
+    snapshot = None
+    if key is not None:
+        with _lock:
+            snapshot = _snapshots.get(key)
+    if snapshot is None:
         persona = get_persona_for(user, persona_id)
         snapshot = PersonaSnapshot.of(persona, tuple(training_items_for(persona)))
-        _remember(key, snapshot)
+        _remember((pk, persona.revision), snapshot)
     return snapshot.persona(), snapshot

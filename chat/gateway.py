@@ -53,7 +53,8 @@ App = Callable[..., Awaitable[None]]
 
 # chat/urls.py under config/urls.py's two prefixes, with or without the trailing slash.
 # Group 1 is set for persona chat (persona_id required).
-CHAT_PATH = re.compile(r"^/(?:api/)?v1/(agents/)?chat/completions/?$")
+# "\Z", not "$": "$" also matches before a final newline ("/v1/chat/completions%0A").
+CHAT_PATH = re.compile(r"^/(?:api/)?v1/(agents/)?chat/completions/?\Z")
 
 # Middleware of settings.MIDDLEWARE whose hooks only read the request and set headers, so they
 # can run on the event loop; applied in settings order. (The Content-Security-Policy governs

@@ -12,6 +12,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.catalog import get_catalog
+from conversations.serializers import ConversationIdField
+from core.fields import StrictNumberField
 
 REASONING_EFFORTS = ("xhigh", "high", "medium", "low", "minimal")
 PERSONA_ROLES = ("user", "assistant")
@@ -51,46 +53,6 @@ class StrictIntegerField(serializers.Field):
         if abs(data) > 2**63 - 1:
             raise serializers.ValidationError("is out of range.")
         return data
-
-    def to_representation(self, value: Any) -> Any:
-        return value
-
-
-@extend_schema_field(OpenApiTypes.DOUBLE)
-class StrictNumberField(serializers.Field):
-    """A JSON number: no booleans, no strings."""
-
-    def __init__(
-        self,
-        *,
-        min_value: float | None = None,
-        max_value: float | None = None,
-        exclusive_min: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        self.min_value, self.max_value, self.exclusive_min = min_value, max_value, exclusive_min
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> float:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            raise serializers.ValidationError("must be a number.", code="invalid_type")
-        value = float(data)
-        if value != value or value in (float("inf"), float("-inf")):
-            raise serializers.ValidationError("must be a finite number.")
-        if self.min_value is not None:
-            if self.exclusive_min and value <= self.min_value:
-                raise serializers.ValidationError(f"must be greater than {self.min_value:g}.")
-            if value < self.min_value:
-                raise serializers.ValidationError(
-                    f"must be between {self.min_value:g} and {self.max_value:g}."
-                    if self.max_value is not None
-                    else f"must be at least {self.min_value:g}."
-                )
-        if self.max_value is not None and value > self.max_value:
-            raise serializers.ValidationError(
-                f"must be between {self.min_value:g} and {self.max_value:g}."
-            )
-        return value
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -155,7 +117,7 @@ class ChatCompletionRequestSerializer(serializers.Serializer):
     reasoning_effort = serializers.ChoiceField(choices=REASONING_EFFORTS, required=False)
     stream = StrictBooleanField(required=False, default=False)
     stream_options = StreamOptionsSerializer(required=False)
-    conversation_id = StrictIntegerField(required=False, min_value=1)
+    conversation_id = ConversationIdField(required=False)
 
     def __init__(self, *args: Any, persona_required: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -8,7 +8,6 @@ checks), then 404 (persona, conversation), then 402 (balance).
 
 from __future__ import annotations
 
-import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -18,14 +17,21 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from billing.selectors import get_balance
-from billing.services import charge_usage
-from chat.cache import PersonaSnapshot, persona_for_chat
+from billing.models import Hold
+from billing.services import HoldSettled, charge_usage, place_hold, release_hold
+from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
 from chat.catalog import ModelSpec, get_catalog
 from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from conversations.models import Conversation, Message
 from core.errors import InsufficientQuota, InvalidRequest, NotFound
-from core.text import count_message_tokens, count_tokens, latest_user_text
+from core.text import (
+    MESSAGE_OVERHEAD_TOKENS,
+    REPLY_PRIMING_TOKENS,
+    count_message_tokens,
+    count_tokens,
+    latest_user_text,
+    storable_text,
+)
 from personas.models import Persona
 
 if TYPE_CHECKING:
@@ -50,6 +56,9 @@ class ChatContext:
     mode: str
     conversation: Conversation | None
     stored_system_prompt: str | None
+    hold: Hold | None = None
+    # The prompt's size in Nova's tokenizer, as checked against the context window.
+    prompt_tokens: int = 0
     stream: bool = False
     include_usage: bool = False
     exclude_reasoning: bool = False
@@ -132,7 +141,7 @@ def prepare_chat(
     save: bool,
     mode: str,
     balance: Decimal | None = None,
-    persona_version: str | None = None,
+    persona_access: PersonaAccess | Unread | None = UNREAD,
 ) -> ChatContext:
     """Run the checks of contract §3 after body validation and build the model's input.
 
@@ -155,7 +164,7 @@ def prepare_chat(
     persona: Persona | None = None
     snapshot: PersonaSnapshot | None = None
     if persona_id is not None:
-        persona, snapshot = persona_for_chat(user, persona_id, version=persona_version)
+        persona, snapshot = persona_for_chat(user, persona_id, access=persona_access)
     model = explicit or _resolve_model(None, persona)
     _check_vision(model, new_messages)
     conversation = None
@@ -163,11 +172,6 @@ def prepare_chat(
         conversation = _continued_conversation(
             user=user, conversation_id=data["conversation_id"], persona=persona
         )
-    if (balance if balance is not None else get_balance(user)) <= 0:
-        raise InsufficientQuota(
-            "Your balance is not positive: top up to continue.", code="insufficient_quota"
-        )
-
     history: list[dict[str, Any]] = []
     if conversation is not None:
         history = [
@@ -186,8 +190,10 @@ def prepare_chat(
             latest=latest_user_text(new_messages),
         )
         system = [{"role": "system", "content": prompt}]
-        grounding = snapshot.grounding
+        owner = persona.owner_id is not None and persona.owner_id == user.pk
+        grounding = snapshot.grounding if owner else snapshot.shared_grounding
         stored_system_prompt = _persona_system_message(persona, user, prompt)
+    prompt_tokens = _prompt_tokens(model, snapshot, system, [*history, *new_messages])
 
     params = {name: data[name] for name in SAMPLING_FIELDS if name in data}
     if "temperature" not in params and persona is not None:
@@ -199,11 +205,29 @@ def prepare_chat(
         params=params,
         grounding=grounding,
     )
+    # Last, after every other check (contract §3: 402 comes after 400 and 404): hold the most
+    # this request can cost, from its prompt and max_tokens or the rest of the context window.
+    if balance is not None and balance <= 0:
+        raise InsufficientQuota(
+            "Your balance is not positive: top up to continue.", code="insufficient_quota"
+        )
+    max_completion = model.context_window - prompt_tokens
+    if data.get("max_tokens") is not None:
+        max_completion = min(max_completion, data["max_tokens"])
+    hold = place_hold(
+        user=user,
+        api_key=api_key,
+        model_id=model.id,
+        persona=persona,
+        amount=model.cost(prompt_tokens, max_completion),
+    )
     return ChatContext(
         user=user,
         api_key=api_key,
         model=model,
         persona=persona,
+        hold=hold,
+        prompt_tokens=prompt_tokens,
         generation=generation,
         new_messages=new_messages,
         save=save,
@@ -216,10 +240,61 @@ def prepare_chat(
     )
 
 
+# No tokenizer turns fewer than this many characters into one token but for runs of spaces: a
+# prompt longer than this times the context window is refused before it is counted, so one
+# request cannot keep a process busy tokenizing megabytes.
+MAX_CHARS_PER_TOKEN = 16
+
+
+def _text_length(messages: list[dict[str, Any]]) -> int:
+    total = 0
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            total += len(content)
+        elif isinstance(content, list):
+            total += sum(len(p.get("text") or "") for p in content if isinstance(p, dict))
+    return total
+
+
+def _context_exceeded(model: ModelSpec, tokens: int | None) -> InvalidRequest:
+    counted = f" However, your messages resulted in {tokens} tokens." if tokens else ""
+    return InvalidRequest(
+        f"This model's maximum context length is {model.context_window} tokens.{counted} "
+        "Please reduce the length of the messages.",
+        param="messages",
+        code="context_length_exceeded",
+    )
+
+
+def _prompt_tokens(
+    model: ModelSpec,
+    snapshot: PersonaSnapshot | None,
+    system: list[dict[str, Any]],
+    rest: list[dict[str, Any]],
+) -> int:
+    """The prompt's tokens; 400 ``context_length_exceeded`` when they leave no room for a reply.
+
+    The persona's system prompt is counted once per rendering (``PersonaSnapshot``), the rest
+    on every request, after a character bound that needs no tokenizer.
+    """
+    if _text_length(rest) > model.context_window * MAX_CHARS_PER_TOKEN:
+        raise _context_exceeded(model, None)
+    tokens = count_message_tokens(rest) if rest else REPLY_PRIMING_TOKENS
+    if system:
+        prompt = system[0]["content"]
+        tokens += MESSAGE_OVERHEAD_TOKENS + (
+            snapshot.count_tokens(prompt) if snapshot is not None else count_tokens(prompt)
+        )
+    if tokens >= model.context_window:
+        raise _context_exceeded(model, tokens)
+    return tokens
+
+
 def estimated_usage(ctx: ChatContext, completion_text: str) -> Usage:
     """Usage counted with Nova's tokenizer, for streams that ended before the provider said."""
     return Usage(
-        prompt_tokens=count_message_tokens(ctx.generation.messages),
+        prompt_tokens=ctx.prompt_tokens or count_message_tokens(ctx.generation.messages),
         completion_tokens=count_tokens(completion_text),
     )
 
@@ -243,17 +318,24 @@ def finish_chat(
     tokens is neither charged nor saved (contract §7).
     """
     if not completed and usage.completion_tokens == 0:
+        if ctx.hold is not None:
+            release_hold(ctx.hold)
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     cost = ctx.model.cost(usage.prompt_tokens, usage.completion_tokens)
     conversation = ctx.conversation
-    if ctx.save:
-        with transaction.atomic():
-            conversation = _save_turn(ctx, content=content, usage=usage)
+    try:
+        if ctx.save:
+            with transaction.atomic():
+                conversation = _save_turn(ctx, content=content, usage=usage)
+                _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+        else:
+            # Nothing else to write: charge_usage's own transaction is the whole step, without
+            # the savepoint a nested block would cost (two round trips).
             _charge(ctx, usage=usage, cost=cost, conversation=conversation)
-    else:
-        # Nothing else to write: charge_usage's own transaction is the whole step, without
-        # the savepoint a nested block would cost (two round trips).
-        _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+    except HoldSettled:
+        # Already recorded (a retry that raced ``settle_holds``): charged once, saved once.
+        ctx.conversation = conversation = None
+        return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     return ChatOutcome(
         usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
     )
@@ -271,15 +353,8 @@ def _charge(
         cost=cost,
         persona=ctx.persona,
         conversation=conversation,
+        hold=ctx.hold,
     )
-
-
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def storable_text(text: str) -> str:
-    """What a model produced, made storable: NUL dropped, lone surrogates replaced."""
-    return _UNSTORABLE.sub(lambda m: "" if m.group() == "\x00" else "\ufffd", text)
 
 
 def _save_turn(ctx: ChatContext, *, content: str, usage: Usage) -> Conversation:

@@ -15,9 +15,9 @@ from typing import Any
 
 from django.http import StreamingHttpResponse
 
+from chat import settlement
 from chat.providers.base import Delta, Finish, get_provider
-from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage, finish_chat
-from core.asyncdb import run_db
+from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage
 from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError
 
 logger = logging.getLogger(__name__)
@@ -111,8 +111,13 @@ async def stream_events(
         text = "".join(parts)
         usage = finish.usage if finish is not None else estimated_usage(ctx, text)
         try:
-            outcome = await run_db(finish_chat, pooled=pooled)(
-                ctx, content=text, usage=usage, completed=finish is not None and error is None
+            # Shielded: a client that leaves now cancels this request, never its charge.
+            outcome = await settlement.record(
+                ctx,
+                content=text,
+                usage=usage,
+                completed=finish is not None and error is None,
+                pooled=pooled,
             )
         except Exception:
             logger.exception("could not record a streamed chat")

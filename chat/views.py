@@ -27,6 +27,7 @@ from chat.services import prepare_chat
 from chat.streaming import sse_response
 from conversations.models import Conversation, Message
 from core.errors import ApiError, InvalidRequest, error_response, from_drf_exception
+from core.parsers import check_json_depth
 from personas.selectors import personas_visible_to
 
 WEB_MODES = (Conversation.Mode.CHAT, Conversation.Mode.AGENTS, Conversation.Mode.PERSONAL)
@@ -68,10 +69,11 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
     try:
         try:
             payload = json.loads(request.body or b"{}")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise InvalidRequest(
                 "The request body is not valid JSON.", code="invalid_json"
             ) from exc
+        check_json_depth(payload)
         if not isinstance(payload, dict):
             raise InvalidRequest("The request body must be a JSON object.")
         data: dict[str, Any] = {

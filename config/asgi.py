@@ -14,6 +14,12 @@ from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from chat.catalog import validate_catalog_or_exit  # noqa: E402
 from chat.gateway import ChatGateway  # noqa: E402
+from config.server import install_protocol  # noqa: E402
+
+# daphne imports this module before it builds its server: from here on it parses HTTP with
+# config.server, which answers what Twisted refuses (oversized or malformed requests) with
+# the contract §3 envelope instead of a dropped connection or an HTML page (issue 12 item 11).
+install_protocol()
 
 # System checks do not run under daphne: a bad catalog stops the server here, at start-up,
 # instead of failing requests later (issue 5 item 1).

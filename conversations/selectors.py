@@ -35,7 +35,7 @@ MODE_FILTERS: tuple[str, ...] = (MODE_ALL, *Conversation.Mode.values)
 
 # "conv_42" or "42": ASCII digits only (int() would also take "٤٢" or " 42 "), and no more
 # than a bigint holds, so a huge number is a 404 rather than a database overflow.
-_ID_SHAPE = re.compile(r"^(?:conv_)?([0-9]{1,19})$")
+_ID_SHAPE = re.compile(r"^(?:conv_)?([0-9]{1,19})\Z")
 _MAX_ID = 2**63 - 1
 
 # The latest message of a conversation, as one column per field: every column is a correlated

@@ -6,14 +6,15 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from conversations.models import Conversation, Message
-from conversations.selectors import MODE_ALL, MODE_FILTERS
+from conversations.selectors import MODE_ALL, MODE_FILTERS, parse_conversation_id
 
 __all__ = [
     "ConversationDetailSerializer",
+    "ConversationIdField",
     "ConversationListQuerySerializer",
     "ConversationListSerializer",
     "ConversationMessageSerializer",
@@ -26,6 +27,31 @@ __all__ = [
 def format_timestamp(value: datetime) -> str:
     """Contract §11: UTC, always six fractional digits, trailing Z: 2026-11-22T15:33:43.123456Z."""
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "maximum": 2**63 - 1, "format": "int64"},
+            {"type": "string", "pattern": "^(conv_)?[0-9]{1,19}$"},
+        ],
+        "example": "conv_42",
+    }
+)
+class ConversationIdField(serializers.Field):
+    """A conversation id in any spelling the API hands out: "conv_42" (the history API's
+    ``id``), "42" or 42 (chat's ``conversation_id``); validated as the number."""
+
+    def to_internal_value(self, data: Any) -> int:
+        number = parse_conversation_id(data)
+        if number is None:
+            raise serializers.ValidationError(
+                'must be a conversation id: "conv_42", "42" or 42.', code="invalid"
+            )
+        return number
+
+    def to_representation(self, value: Any) -> Any:
+        return value
 
 
 class HistoryTimestampField(serializers.DateTimeField):
@@ -102,7 +128,7 @@ class _QueryPageField(_QueryParamMixin, serializers.IntegerField):
     """A page number from the query string: ASCII digits only, at least 1."""
 
     default_error_messages = {"invalid": "page must be an integer of at least 1."}
-    _DIGITS = re.compile(r"^[0-9]{1,18}$")
+    _DIGITS = re.compile(r"^[0-9]{1,18}\Z")
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not self._DIGITS.match(data) or int(data) < 1:

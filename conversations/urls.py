@@ -13,10 +13,11 @@ _conversation_detail = ConversationViewSet.as_view({"get": "retrieve", "delete":
 
 # "(?:/)?" rather than "/?": the same routes, but the OpenAPI paths come out without the slash.
 # A path segment, not \d+: a malformed id reaches the selector and is a 404 from there.
+# "\Z", not "$", which also matches before a final newline.
 api_urls: list[URLPattern | URLResolver] = [
-    re_path(r"^conversations(?:/)?$", _conversation_list, name="api-conversations-list"),
+    re_path(r"^conversations(?:/)?\Z", _conversation_list, name="api-conversations-list"),
     re_path(
-        r"^conversations/(?P<conversation_id>[^/]+)(?:/)?$",
+        r"^conversations/(?P<conversation_id>[^/]+)(?:/)?\Z",
         _conversation_detail,
         name="api-conversations-detail",
     ),

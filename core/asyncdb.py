@@ -11,6 +11,12 @@ on these threads, so :func:`_tend_connections` does it before each call: a conne
 ``CONN_MAX_AGE``, with errors since its last use, or left outside autocommit is closed; one that
 sat idle for a while gets the health check Django would have given it.
 
+These threads stay outside the connection pool of ``settings.DATABASES`` (``OPTIONS["pool"]``,
+``DB_POOL_MAX_SIZE``), which bounds the connections of every other (sync) request: each thread
+opens its own connection, as before the pool, so a process holds at most ``DB_POOL_MAX_SIZE +
+DB_THREADS`` connections, and a burst of other requests queueing for the pool cannot hold up
+chat, nor chat hold pool connections for as long as its threads live.
+
 When there is no ASGI request (the test client and other sync callers that reach an async view
 through ``async_to_sync``), the work runs in the caller's thread as ``sync_to_async`` normally
 does, so it sees that thread's transaction (the tests' rollback transaction).
@@ -29,6 +35,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 __all__ = ["DB_THREADS", "run_db"]
 
@@ -45,7 +52,35 @@ _executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="nova-
 _local = threading.local()
 
 
+_unpooled_classes: dict[type[BaseDatabaseWrapper], type[BaseDatabaseWrapper]] = {}
+
+
+def _unpooled(connection: BaseDatabaseWrapper) -> BaseDatabaseWrapper:
+    """The same database, settings and alias, with a connection of its own."""
+    wrapper_class = type(connection)
+    if (unpooled_class := _unpooled_classes.get(wrapper_class)) is None:
+        # The PostgreSQL backend connects through its pool when its ``pool`` property is set.
+        unpooled_class = _unpooled_classes.setdefault(
+            wrapper_class,
+            type(f"Unpooled{wrapper_class.__name__}", (wrapper_class,), {"pool": None}),
+        )
+    # The settings dict is shared, not copied, as between Django's own per-thread wrappers.
+    return unpooled_class(connection.settings_dict, connection.alias)
+
+
+def _leave_the_pool() -> None:
+    """Once per thread: replace each pooled alias's wrapper of this thread by an unpooled one."""
+    if getattr(_local, "unpooled", False):
+        return
+    for alias in connections:
+        connection = connections[alias]
+        if getattr(connection, "pool", None) is not None and connection.connection is None:
+            connections[alias] = _unpooled(connection)
+    _local.unpooled = True
+
+
 def _tend_connections() -> None:
+    _leave_the_pool()
     now = time.monotonic()
     idle = now - getattr(_local, "last_used", now) > IDLE_CHECK_SECONDS
     for connection in connections.all(initialized_only=True):

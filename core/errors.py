@@ -7,9 +7,12 @@ them through :func:`error_response`, so every API error has the same shape.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
@@ -103,6 +106,20 @@ class PayloadTooLarge(ApiError):
     code = "request_too_large"
 
 
+class UriTooLong(ApiError):
+    """A request line longer than the server reads (``config.server``)."""
+
+    status = 414
+    code = "request_line_too_long"
+
+
+class HeaderFieldsTooLarge(ApiError):
+    """Request headers over the server's size or count limit (``config.server``)."""
+
+    status = 431
+    code = "request_headers_too_large"
+
+
 class RateLimited(ApiError):
     status = 429
     type = "rate_limit_error"
@@ -146,10 +163,28 @@ def bad_request() -> InvalidRequest:
     return InvalidRequest("Bad request.", code="bad_request")
 
 
+# Code points no UTF-8 encoder accepts: a JSON string escape such as "\\ud800" decodes to one.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _renderable(text: str) -> str:
+    """``text`` with lone surrogates replaced by U+FFFD: messages and params echo what the
+    client sent, and DRF's JSONRenderer writes UTF-8, which cannot encode them (a 500)."""
+    return _SURROGATES.sub("\ufffd", str(text))
+
+
 def envelope(
     message: str, *, type: str, param: str | None = None, code: str | None = None
 ) -> ErrorEnvelope:
-    return {"error": {"message": message, "type": type, "param": param, "code": code}}
+    """The contract §3 body. Every error response is built here, so none fails to render."""
+    return {
+        "error": {
+            "message": _renderable(message),
+            "type": type,
+            "param": None if param is None else _renderable(param),
+            "code": code,
+        }
+    }
 
 
 def error_response(error: ApiError) -> JsonResponse:
@@ -226,6 +261,9 @@ def from_drf_exception(exc: Exception) -> ApiError | None:
         return exc
     if (unavailable := database_unavailable(exc)) is not None:
         return unavailable
+    if isinstance(exc, RequestDataTooBig):
+        # Raised by request.body while DRF parses: the same 413 as chat/gateway.py's.
+        return request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exc, drf_exceptions.ValidationError):
         param, message, code = _first_error(exc.detail)
         if param and not message.lower().startswith(param.split(".")[-1].split("[")[0].lower()):

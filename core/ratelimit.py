@@ -3,7 +3,14 @@
 A fixed one-minute window aligned to the clock: every process sharing the cache (Redis in
 production) counts into the same key, so the limit holds across processes. On Redis the
 count is one round trip (INCR + EXPIRE in a pipeline). If the cache is unreachable the
-request is served and the failure logged: rate limiting degrades, the API does not.
+request is served: rate limiting degrades, the API does not. A failure opens the cache's circuit
+breaker (``core.sharedcache.cache_breaker``): after a timeout, for ``REDIS_BREAKER_SECONDS``
+requests skip Redis altogether (no 429, no rate-limit headers) instead of each waiting out
+``REDIS_TIMEOUT``, then one request probes it; after a fast failure (connection refused) the next
+request probes at once. The outage is logged once when it starts and once when it ends.
+
+A key's stored ``rpm_limit`` is capped at ``settings.MAX_KEY_RPM`` here too, so a key saved
+above the cap (before it existed, or by hand) gets no more than the cap.
 """
 
 from __future__ import annotations
@@ -15,13 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from accounts.models import ApiKey
 from core.errors import RateLimited
-from core.sharedcache import shared_cache
+from core.sharedcache import cache_breaker, shared_cache
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView
@@ -105,19 +113,38 @@ def hit(
 ) -> tuple[RateLimitState | None, dict[str, int | None]]:
     """Count one request for this key: the resulting state, or None when the cache is down.
 
-    ``read``: cache keys holding integers to fetch in the same round trip (the chat view's
-    persona cache version), returned as ``{key: value or None}``; all None when the cache is
-    down.
+    ``read``: cache keys holding integers to fetch in the same round trip, returned as
+    ``{key: value or None}``; all None when the cache is down or its breaker open.
     """
+    breaker = cache_breaker()
+    if not breaker.allow():
+        return None, dict.fromkeys(read)
     now = time.time() if now is None else now
     window = int(now // WINDOW_SECONDS)
     reset = max(1, int((window + 1) * WINDOW_SECONDS - now))
+    started = time.monotonic()
     try:
         count, values = _increment(f"rl:{key.pk}:{window}", read)
-    except Exception:
-        logger.warning("rate limiting degraded: cache unreachable", exc_info=True)
+    except Exception as exc:
+        # A hung Redis (a timeout) is skipped for the breaker's cool-off; one that refuses at
+        # once costs nothing to try, so the next request probes it and counting resumes as
+        # soon as it is back.
+        slow = time.monotonic() - started >= settings.REDIS_TIMEOUT / 2
+        if breaker.record_failure(cool_off=None if slow else 0.0):
+            logger.warning(
+                "rate limiting degraded: cache unreachable (%s: %s); circuit opened, %s",
+                type(exc).__name__,
+                exc,
+                f"requests skip the cache for {breaker.cool_off:g} s between probes"
+                if slow
+                else "requests probe the cache until it answers",
+                exc_info=True,
+            )
         return None, dict.fromkeys(read)
-    return RateLimitState(limit=key.rpm_limit, count=count, reset=reset), values
+    if breaker.record_success():
+        logger.warning("rate limiting restored: cache reachable again; circuit closed")
+    limit = min(key.rpm_limit, settings.MAX_KEY_RPM)
+    return RateLimitState(limit=limit, count=count, reset=reset), values
 
 
 def enforce(

@@ -19,6 +19,7 @@ __all__ = [
     "IMAGE_TOKENS",
     "count_message_tokens",
     "count_tokens",
+    "storable_text",
     "terms",
     "token_spans",
     "tokenize",
@@ -131,6 +132,18 @@ def count_message_tokens(messages: Sequence[dict[str, Any]]) -> int:
         if isinstance(name, str) and name:
             total += 1 + count_tokens(name)
     return total
+
+
+# What no text column can hold: PostgreSQL refuses NUL in text, and a lone surrogate (a JSON
+# "\\ud800" escape decodes to one) has no UTF-8 encoding, so psycopg, sqlite3 and the JSON
+# renderer all raise on it.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable_text(text: str) -> str:
+    """``text`` made storable and encodable as UTF-8: NUL dropped, lone surrogates replaced
+    by U+FFFD; any other text comes back unchanged."""
+    return _UNSTORABLE.sub(lambda m: "" if m.group() == "\x00" else "\ufffd", text)
 
 
 def content_text(content: Any) -> str:

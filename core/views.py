@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import functools
 import logging
 import sys
+from collections.abc import Callable
 
 from django.core.cache import cache
 from django.db import connection
@@ -12,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request as django_bad_request
 
 from core.errors import (
+    MethodNotAllowed,
     NotFound,
     PermissionDenied,
     ServerError,
@@ -24,10 +27,38 @@ from core.middleware import is_api_path
 logger = logging.getLogger(__name__)
 
 
+_HEALTH_METHODS = ("GET", "HEAD")
+
+
+def _health_endpoint(
+    view: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """GET and HEAD only; any other method gets the contract §3 JSON 405 with ``Allow``.
+
+    CSRF-exempt: the endpoints change nothing, and without it a POST would meet Django's HTML
+    CSRF page before the method check (issue 12 item 10).
+    """
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest) -> HttpResponse:
+        if request.method not in _HEALTH_METHODS:
+            return error_response(
+                MethodNotAllowed(
+                    f'Method "{request.method}" not allowed.',
+                    headers={"Allow": ", ".join(_HEALTH_METHODS)},
+                )
+            )
+        return view(request)
+
+    return csrf_exempt(wrapper)
+
+
+@_health_endpoint
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
+@_health_endpoint
 def readyz(request: HttpRequest) -> JsonResponse:
     checks: dict[str, str] = {}
     try:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.models import ApiKey, User
 from core.errors import InvalidRequest
+from core.text import storable_text
 from moderation.engine import PolicyParseError, Verdict, moderate, parse_policies
 from moderation.judge import ask_judge, judge_model, should_judge
 from moderation.models import ModerationVerdict, ReviewItem
@@ -83,7 +84,8 @@ def record_verdict(
 
     Issue 7 item 6: the content (and the policy and instructions it was judged under) is
     stored only on the ReviewItem, which exists only for verdicts with uncertainty_flag or
-    escalation_required.
+    escalation_required. Its text goes through `storable_text` (NUL dropped, lone surrogates
+    replaced), so an unstorable character never costs the queue an item.
     """
     policy_count = len(parse_policies(policy)) if policy else 0
     with transaction.atomic():
@@ -111,12 +113,14 @@ def record_verdict(
             created_at=verdict.timestamp,
         )
         if record.needs_review:
+            # Issue 12 item 5: content may hold NUL or a lone surrogate, which no database
+            # text column takes; the item is still queued, with those characters cleaned.
             ReviewItem.objects.create(
                 verdict=record,
-                content=content,
-                policy=policy or "",
-                instructions=instructions or "",
-                reason=verdict.reason,
+                content=storable_text(content),
+                policy=storable_text(policy or ""),
+                instructions=storable_text(instructions or ""),
+                reason=storable_text(verdict.reason),
                 created_at=verdict.timestamp,
             )
     return record

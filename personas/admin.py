@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from core.errors import ApiError
 from personas.models import Persona, TrainingDataItem
-from personas.services import invalidate_persona_cache, set_persona_visibility
+from personas.services import bump_persona_revision, set_persona_visibility
 
 
 class TrainingDataItemInline(admin.StackedInline):
@@ -34,24 +34,24 @@ class PersonaAdmin(admin.ModelAdmin):
     # Edits made through the admin's own forms must invalidate cached prompts too.
     def save_model(self, request: HttpRequest, obj: Persona, form: ModelForm, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        invalidate_persona_cache(obj.pk)
+        bump_persona_revision(obj.pk)
 
     def save_formset(
         self, request: HttpRequest, form: ModelForm, formset: BaseInlineFormSet, change: bool
     ) -> None:
         super().save_formset(request, form, formset, change)
-        invalidate_persona_cache(form.instance.pk)
+        bump_persona_revision(form.instance.pk)
 
     def delete_model(self, request: HttpRequest, obj: Persona) -> None:
         persona_id = obj.pk
         super().delete_model(request, obj)
-        invalidate_persona_cache(persona_id)
+        bump_persona_revision(persona_id)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
         persona_ids = list(queryset.values_list("pk", flat=True))
         super().delete_queryset(request, queryset)
         for persona_id in persona_ids:
-            invalidate_persona_cache(persona_id)
+            bump_persona_revision(persona_id)
 
     @admin.action(description="Make selected personas public", permissions=["change"])
     def make_public(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
@@ -100,14 +100,14 @@ class TrainingDataItemAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        invalidate_persona_cache(obj.persona_id)
+        bump_persona_revision(obj.persona_id)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         super().delete_model(request, obj)
-        invalidate_persona_cache(obj.persona_id)
+        bump_persona_revision(obj.persona_id)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         persona_ids = set(queryset.values_list("persona_id", flat=True))
         super().delete_queryset(request, queryset)
         for persona_id in persona_ids:
-            invalidate_persona_cache(persona_id)
+            bump_persona_revision(persona_id)

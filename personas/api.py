@@ -178,8 +178,12 @@ class PersonaViewSet(viewsets.GenericViewSet):
             }
         )
 
+    def get_object(self) -> Persona:
+        # The URL names the id "id", not DRF's default "pk" (see TrainingDataViewSet).
+        return get_persona_for(self.request.user, self.kwargs["id"])
+
     def retrieve(self, request: Request, id: str) -> Response:
-        persona = get_persona_for(request.user, id)
+        persona = self.get_object()
         return Response(
             PersonaDetailSerializer(persona, context=self.get_serializer_context()).data
         )
@@ -277,10 +281,12 @@ class TrainingDataViewSet(viewsets.GenericViewSet):
     def get_queryset(self) -> QuerySet[TrainingDataItem]:
         return TrainingDataItem.objects.none()
 
-    def _item(self, request: Request, id: str, dataId: str) -> TrainingDataItem:
+    def get_object(self) -> TrainingDataItem:
+        # The URL names its ids "id" and "dataId", so DRF's default lookup (on "pk") would fail
+        # its assertion: OPTIONS asks for the object to describe PUT, and was a 500.
         # Ownership first (403/404), so nothing about the item is revealed to others.
-        persona = get_owned_persona_for(request.user, id)
-        return get_training_item_for(persona, dataId)
+        persona = get_owned_persona_for(self.request.user, self.kwargs["id"])
+        return get_training_item_for(persona, self.kwargs["dataId"])
 
     def list(self, request: Request, id: str) -> Response:
         persona = get_owned_persona_for(request.user, id)
@@ -295,24 +301,24 @@ class TrainingDataViewSet(viewsets.GenericViewSet):
         return Response(self.get_serializer(item).data, status=status.HTTP_201_CREATED)
 
     def retrieve(self, request: Request, id: str, dataId: str) -> Response:
-        return Response(self.get_serializer(self._item(request, id, dataId)).data)
+        return Response(self.get_serializer(self.get_object()).data)
 
     def partial_update(self, request: Request, id: str, dataId: str) -> Response:
-        item = self._item(request, id, dataId)
+        item = self.get_object()
         body = TrainingDataItemRequestSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
         item = update_training_item(item=item, **body.validated_data)
         return Response(self.get_serializer(item).data)
 
     def update(self, request: Request, id: str, dataId: str) -> Response:
-        item = self._item(request, id, dataId)
+        item = self.get_object()
         body = TrainingDataItemRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         item = update_training_item(item=item, replace=True, **body.validated_data)
         return Response(self.get_serializer(item).data)
 
     def destroy(self, request: Request, id: str, dataId: str) -> Response:
-        delete_training_item(item=self._item(request, id, dataId))
+        delete_training_item(item=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -325,19 +331,20 @@ _training_data_detail = TrainingDataViewSet.as_view(
 
 # "(?:/)?" rather than "/?": the same routes, but the OpenAPI paths come out without the
 # slash. A path segment, not \d+: a malformed id reaches the selectors and is a 404 from there.
+# "\Z", not "$", in every API route: "$" also matches before a final newline ("/9%0A").
 _ID = r"(?P<id>[^/]+)"
 _DATA = r"(?P<dataId>[^/]+)"
 
 api_urls: list[URLPattern | URLResolver] = [
-    re_path(r"^personas(?:/)?$", _persona_list, name="api-personas-list"),
-    re_path(rf"^personas/{_ID}(?:/)?$", _persona_detail, name="api-personas-detail"),
+    re_path(r"^personas(?:/)?\Z", _persona_list, name="api-personas-list"),
+    re_path(rf"^personas/{_ID}(?:/)?\Z", _persona_detail, name="api-personas-detail"),
     re_path(
-        rf"^personas/{_ID}/training-data(?:/)?$",
+        rf"^personas/{_ID}/training-data(?:/)?\Z",
         _training_data_list,
         name="api-personas-training-data-list",
     ),
     re_path(
-        rf"^personas/{_ID}/training-data/{_DATA}(?:/)?$",
+        rf"^personas/{_ID}/training-data/{_DATA}(?:/)?\Z",
         _training_data_detail,
         name="api-personas-training-data-detail",
     ),

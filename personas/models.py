@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Length
@@ -10,6 +12,10 @@ from core.models import TimestampedModel
 CONTENT_MAX_LENGTH = 10_000
 TITLE_MAX_LENGTH = 200
 DEFAULT_MODEL_ID = "nova-local"
+
+
+def new_revision() -> int:
+    return secrets.randbits(48)
 
 
 class Persona(TimestampedModel):
@@ -28,6 +34,12 @@ class Persona(TimestampedModel):
     default_model = models.CharField(max_length=100, default=DEFAULT_MODEL_ID)
     default_temperature = models.FloatField(default=0.7)
     is_public = models.BooleanField(default=False, db_index=True)
+    # Bumped in the same transaction as every write to the persona or its training data
+    # (personas.services.bump_persona_revision): chat reads it with the persona's visibility
+    # on every request and reuses a cached rendering only while it matches. It starts at a
+    # random value so that a new persona that reuses a deleted one's id (SQLite reuses row
+    # ids) never matches a rendering cached for the old one.
+    revision = models.PositiveBigIntegerField(default=new_revision, editable=False)
 
     class Meta:
         ordering = ["id"]

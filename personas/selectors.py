@@ -31,20 +31,21 @@ __all__ = [
 
 # Ids are BigAutoFields: anything larger cannot exist, and PostgreSQL would reject the literal.
 _MAX_ID = 2**63 - 1
-_DIGITS = re.compile(r"^[0-9]{1,19}$")
+_DIGITS = re.compile(r"[0-9]{1,19}")
 
 
 def parse_id(value: Any) -> int | None:
     """A positive database id from a path segment or JSON value; None when it cannot be one.
 
-    Only ASCII digits are accepted (``int()`` would also take "١" or " 7 ") and booleans are
-    not integers here.
+    Only ASCII digits with nothing around them are accepted (``int()`` would also take "١",
+    " 7 " or "7\\n", the last one from a path ending in %0A), and booleans are not integers
+    here.
     """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and _DIGITS.match(value):
+    elif isinstance(value, str) and _DIGITS.fullmatch(value):
         number = int(value)
     else:
         return None

@@ -136,13 +136,14 @@ class _QueryBooleanField(serializers.Field):
 
 class _PageField(serializers.IntegerField):
     default_error_messages = {"invalid": "Must be an integer of at least 1."}
-    _DIGITS = re.compile(r"^[0-9]{1,18}$")
+    _DIGITS = re.compile(r"[0-9]{1,18}")
 
     def get_value(self, dictionary: Any) -> Any:
         return dictionary.get(self.field_name, serializers.empty)
 
     def to_internal_value(self, data: Any) -> int:
-        if not isinstance(data, str) or not self._DIGITS.match(data) or int(data) < 1:
+        # fullmatch: "^...$" would also take "2\n".
+        if not isinstance(data, str) or not self._DIGITS.fullmatch(data) or int(data) < 1:
             self.fail("invalid")
         return int(data)
 

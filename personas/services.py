@@ -6,30 +6,23 @@ so the rules of contract §5 (and the persona field rules) live here once. A rul
 ``default_temperature``, ``type``, ``content``, ``title``, ``metadata``, ``metadata.question``);
 a form can attach the message to the field of the same name.
 
-Cache invalidation
-------------------
+Revisions
+---------
 A rendered persona (its system prompt with the training data) may be cached by its readers.
-Every write here bumps the persona's *cache version* after the transaction commits:
-
-* :func:`persona_cache_version` returns an opaque token for a persona. Read it **before**
-  loading the persona from the database and put it in every cache key derived from the
-  persona, e.g. ``f"persona:{pk}:{version}:prompt:{model_id}"``.
-* Writes delete the version key on commit (:func:`invalidate_persona_cache`), so the next reader
-  gets a new token and never sees an entry computed from older data. A reader that raced a
-  write stores its stale result under the old token, which nobody reads again.
+Every write here bumps the persona's ``revision`` column in the same transaction
+(:func:`bump_persona_revision`); readers key their caches by it and read it, with the
+persona's visibility, from the database on every request.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import math
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.cache import BaseCache, cache
 from django.db import transaction
+from django.db.models import F
 
 from accounts.models import User
 from chat.catalog import get_catalog
@@ -45,20 +38,16 @@ from personas.models import (
 __all__ = [
     "METADATA_MAX_LENGTH",
     "add_training_item",
+    "bump_persona_revision",
     "clean_persona_fields",
     "create_persona",
     "delete_persona",
     "delete_training_item",
-    "invalidate_persona_cache",
-    "persona_cache_key",
-    "persona_cache_version",
     "set_persona_visibility",
     "update_persona",
     "update_training_item",
     "validate_training_item",
 ]
-
-logger = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = 100
 DESCRIPTION_MAX_LENGTH = 500
@@ -89,45 +78,17 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-# --- Cache versions ---
+# --- Revisions ---
 
 
-def persona_cache_key(persona_id: int) -> str:
-    """The cache key holding the persona's current cache version."""
-    return f"persona:{int(persona_id)}:v"
+def bump_persona_revision(persona_id: int) -> None:
+    """Mark every cached rendering of the persona stale, in the caller's transaction.
 
-
-def new_persona_cache_version() -> int:
-    """A fresh version. An integer, which Django's Redis cache stores as plain digits, so the
-    chat hot path can read it raw in the rate limit's round trip (``core.ratelimit.hit``)."""
-    return secrets.randbits(62)
-
-
-def persona_cache_version(persona_id: int, *, using: BaseCache | None = None) -> str:
-    """An opaque token that changes after every committed write to the persona or its data.
-
-    Read it before loading the persona. If the cache is unreachable a fresh token is returned,
-    which simply makes every derived key a miss. ``using``: a cache object other than
-    ``django.core.cache.cache`` holding the same data (``core.sharedcache``).
+    The revision lives in the persona's own row, so it commits (or rolls back) with the write
+    that changed the persona or its training data, and no cache outage can leave a reader on
+    an old copy: chat reads the revision and the visibility from the database on every request.
     """
-    key = persona_cache_key(persona_id)
-    store = using if using is not None else cache
-    try:
-        version = store.get(key)
-        if version is None:
-            store.add(key, new_persona_cache_version(), timeout=None)
-            version = store.get(key)
-    except Exception:
-        logger.warning("persona cache unreachable", exc_info=True)
-        version = None
-    return str(version) if version is not None else str(new_persona_cache_version())
-
-
-def invalidate_persona_cache(persona_id: int) -> None:
-    """Drop the persona's cache version once the current transaction commits."""
-    key = persona_cache_key(persona_id)
-    # robust: a cache outage after the commit must not turn a saved write into a 500.
-    transaction.on_commit(lambda: cache.delete(key), robust=True)
+    Persona.objects.filter(pk=persona_id).update(revision=F("revision") + 1)
 
 
 # --- Validation ---
@@ -279,7 +240,7 @@ def create_persona(
     )
     with transaction.atomic():
         persona = Persona.objects.create(owner=owner, **fields)
-        invalidate_persona_cache(persona.pk)
+        bump_persona_revision(persona.pk)
     return persona
 
 
@@ -296,7 +257,7 @@ def update_persona(*, persona: Persona, **fields: Any) -> Persona:
         for field, value in cleaned.items():
             setattr(persona, field, value)
         persona.save(update_fields=[*cleaned, "updated_at"])
-        invalidate_persona_cache(persona.pk)
+        bump_persona_revision(persona.pk)
     return persona
 
 
@@ -310,7 +271,7 @@ def delete_persona(*, persona: Persona) -> None:
     persona_id = persona.pk
     with transaction.atomic():
         persona.delete()
-        invalidate_persona_cache(persona_id)
+        bump_persona_revision(persona_id)
 
 
 # --- Training data ---
@@ -332,7 +293,7 @@ def add_training_item(
         item = TrainingDataItem.objects.create(
             persona=persona, type=type, content=content, title=title, metadata=metadata
         )
-        invalidate_persona_cache(persona.pk)
+        bump_persona_revision(persona.pk)
     return item
 
 
@@ -375,7 +336,7 @@ def update_training_item(
         item.title = new_title
         item.metadata = new_metadata
         item.save(update_fields=["type", "content", "title", "metadata", "updated_at"])
-        invalidate_persona_cache(item.persona_id)
+        bump_persona_revision(item.persona_id)
     return item
 
 
@@ -383,4 +344,4 @@ def delete_training_item(*, item: TrainingDataItem) -> None:
     persona_id = item.persona_id
     with transaction.atomic():
         item.delete()
-        invalidate_persona_cache(persona_id)
+        bump_persona_revision(persona_id)

@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.migrate:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
+    # Before serving: charge what a stopped process could not (pending-charge records) and
+    # release the holds of requests it left unfinished (chat/settlement.py).
+    subprocess.run([sys.executable, "manage.py", "settle_holds"], cwd=ROOT, check=True)
     # The parent keeps every socket open, so connections wait in a slot's queue while its
     # process is being replaced.
     first = _bind(args.host, args.port, args.backlog)

@@ -60,6 +60,9 @@ class Grounding:
     name: str
     description: str
     items: tuple[GroundingItem, ...]
+    # The persona's owner is chatting: the model may list the items' titles as topics. Anyone
+    # else gets answers from the items but never a list of them (README, Personas).
+    owner_view: bool = True
 
 
 @dataclass

@@ -191,7 +191,11 @@ def _hard_split(sentence: str) -> list[str]:
 
 
 def _topics(grounding: Grounding) -> list[str]:
+    """Up to four item titles (or questions) to offer as topics; only to the persona's owner:
+    to anyone else a public persona answers from its knowledge without listing it."""
     topics: list[str] = []
+    if not grounding.owner_view:
+        return topics
     for item in grounding.items:
         topic = (item.title or item.question).strip().rstrip("?.!:")
         if topic and topic.casefold() not in (t.casefold() for t in topics):

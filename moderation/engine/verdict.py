@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict
 
 from core.text import count_tokens as _count_tokens
+from core.text import storable_text
 
 # Bump whenever the built-in policy set changes: the rules, lexicons, thresholds or model.
 POLICY_VERSION = "nova-moderation-2026.11.1"
@@ -140,7 +141,9 @@ class Verdict:
             "severity": self.severity,
             "action": self.action,
             "banned_days": self.banned_days,
-            "reason": self.reason,
+            # reason and redacted_content can echo the caller's text; a lone surrogate in it
+            # has no UTF-8 form and would crash the JSON renderer (issue 12 item 5).
+            "reason": storable_text(self.reason),
             "confidence": round(float(self.confidence), 2),
             "uncertainty_flag": self.uncertainty_flag,
             "ambiguity_reason": self.ambiguity_reason,
@@ -153,7 +156,7 @@ class Verdict:
             "scores": {name: round(float(p), 4) for name, p in self.scores.items()},
         }
         if self.action == "REDACT" and self.redacted_content is not None:
-            data["redacted_content"] = self.redacted_content
+            data["redacted_content"] = storable_text(self.redacted_content)
         return data
 
     @classmethod

@@ -197,8 +197,8 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         "stream_options.include_usage",
     ),
     (
-        "conversation_id string",
-        {"persona_id": 1, "messages": OK_MESSAGES, "conversation_id": "conv_1"},
+        "conversation_id not an id",
+        {"persona_id": 1, "messages": OK_MESSAGES, "conversation_id": "chat-1"},
         "conversation_id",
     ),
     ("unknown model", {"persona_id": 1, "messages": OK_MESSAGES, "model": "gpt-99"}, "model"),

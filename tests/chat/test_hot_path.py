@@ -66,15 +66,19 @@ def test_warm_persona_chat_costs_one_read_and_the_charge(
     with CaptureQueriesContext(connection) as queries:
         _chat(api_client, persona)
     statements = _statements(queries)
-    # The key with its user and balance (one read), then charge_usage: on PostgreSQL one
-    # statement; elsewhere the usage record, the locked balance, its update and the ledger
-    # entry. No persona or training-data query.
-    assert len(statements) == (2 if connection.vendor == "postgresql" else 5), statements
+    # The key with its user, available balance and the persona's visibility and revision (one
+    # read), the hold, then charge_usage settling it: on PostgreSQL one statement each;
+    # elsewhere the hold is the locked balance, its update and the hold row, and the charge
+    # deletes the hold, saves the usage record, locks and updates the balance and writes the
+    # ledger entry. The persona and its training data are not loaded again.
+    assert len(statements) == (3 if connection.vendor == "postgresql" else 9), statements
     assert statements[0].startswith("SELECT") and "accounts_apikey" in statements[0]
+    assert "personas_persona" in statements[0]
     if connection.vendor == "postgresql":
-        assert statements[1].lstrip().startswith("WITH moved AS"), statements
-        assert "billing_ledgerentry" in statements[1]
-    assert not any(sql.startswith("SELECT") and "personas_" in sql for sql in statements)
+        assert statements[1].lstrip().startswith("WITH held AS"), statements
+        assert statements[2].lstrip().startswith("WITH released AS"), statements
+        assert "billing_ledgerentry" in statements[2]
+    assert not any("personas_" in sql for sql in statements[1:])
 
 
 def test_persona_update_reaches_the_next_chat(

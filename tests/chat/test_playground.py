@@ -111,3 +111,10 @@ def test_model_reply_is_rendered_as_text_not_html(web: Client, funded_user: User
     page = web.get(f"/playground/?conversation={conversation.pk}").content.decode()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_deeply_nested_json_is_a_400_not_a_500(web: Client) -> None:
+    body = '{"message": ' + "[" * 5000 + "]" * 5000 + "}"
+    response = web.post("/playground/chat", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_json"

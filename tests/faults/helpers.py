@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from accounts.models import User
-from billing.models import LedgerEntry, UsageRecord
+from billing.models import Balance, Hold, LedgerEntry, UsageRecord
 from billing.selectors import get_balance
 from conversations.models import Conversation, Message
 from tests.chat.helpers import sse_events
@@ -36,6 +36,10 @@ def assert_books_balance(user: User, *, spent: Decimal, funded: Decimal = Decima
     costs = UsageRecord.objects.filter(user=user).values_list("cost", flat=True)
     used = sum(costs, Decimal(0))
     assert charged == used == spent, f"charged {charged}, usage {used}, expected {spent}"
+    # Every request's hold was settled or released, and nothing is still reserved.
+    assert not Hold.objects.filter(user=user).exists()
+    reserved = Balance.objects.filter(user=user).values_list("reserved", flat=True).first()
+    assert reserved in (None, Decimal(0)), f"still reserved: {reserved}"
 
 
 def conversation_roles(conversation_id: int) -> list[str]:

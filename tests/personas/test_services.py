@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.db import transaction
 
 from accounts.models import User
 from core.errors import InvalidRequest, NotFound, PermissionDenied
@@ -23,8 +23,7 @@ from personas.services import (
     create_persona,
     delete_persona,
     delete_training_item,
-    persona_cache_key,
-    persona_cache_version,
+    set_persona_visibility,
     update_persona,
     update_training_item,
     validate_training_item,
@@ -166,38 +165,36 @@ def test_delete_training_item(user: User) -> None:
     assert not TrainingDataItem.objects.filter(pk=item.pk).exists()
 
 
-# --- Cache versions ---
+# --- Revisions ---
 
 
-def test_every_write_changes_the_cache_version(
-    user: User, django_capture_on_commit_callbacks: Any
-) -> None:
+def _revision(persona: Persona) -> int:
+    return Persona.objects.values_list("revision", flat=True).get(pk=persona.pk)
+
+
+def test_every_write_bumps_the_revision(user: User) -> None:
     persona = PersonaFactory(owner=user)
-    versions = [persona_cache_version(persona.pk)]
-    assert persona_cache_version(persona.pk) == versions[0]  # stable while nothing changes
-
+    revisions = [_revision(persona)]
     writes = [
         lambda: update_persona(persona=persona, name="Renamed"),
         lambda: add_training_item(persona=persona, type="text", content="x"),
         lambda: update_training_item(item=persona.training_items.get(), content="y"),
         lambda: delete_training_item(item=persona.training_items.get()),
+        lambda: set_persona_visibility(persona=persona, is_public=True),
     ]
     for write in writes:
-        with django_capture_on_commit_callbacks(execute=True):
-            write()
-        versions.append(persona_cache_version(persona.pk))
-    assert len(set(versions)) == len(versions)
+        write()
+        revisions.append(_revision(persona))
+    assert revisions == sorted(set(revisions))  # strictly increasing
 
 
-def test_cache_is_only_invalidated_after_commit(
-    user: User, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_a_write_that_rolls_back_leaves_the_revision(user: User) -> None:
     persona = PersonaFactory(owner=user)
-    version = persona_cache_version(persona.pk)
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    before = _revision(persona)
+    with pytest.raises(RuntimeError), transaction.atomic():
         update_persona(persona=persona, name="Renamed")
-    assert str(cache.get(persona_cache_key(persona.pk))) == version
-    assert len(callbacks) == 1
+        raise RuntimeError
+    assert _revision(persona) == before
 
 
 # --- Selectors ---

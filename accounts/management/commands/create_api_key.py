@@ -2,12 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.models import User
-from accounts.services import create_api_key, create_user
-from billing.services import to_money, top_up
+from accounts.services import create_api_key, create_user, validate_rpm_limit
+from billing.money import parse_amount
+from billing.services import top_up
 from core.errors import ApiError
 
 
@@ -21,15 +23,28 @@ class Command(BaseCommand):
         )
         parser.add_argument("--balance", help="Top the balance up by this amount (USD).")
         parser.add_argument("--detailed-logging", action="store_true")
-        parser.add_argument("--rpm", type=int, default=60, help="Requests per minute (default 60).")
+        parser.add_argument(
+            "--rpm",
+            type=int,
+            default=60,
+            help="Requests per minute (default 60, at most MAX_KEY_RPM).",
+        )
         parser.add_argument("--name", default="", help="A label for the key.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         username: str = options["username"]
-        if options["rpm"] < 1:
-            raise CommandError("--rpm must be a positive integer.")
         try:
-            amount = to_money(options["balance"]) if options["balance"] is not None else None
+            validate_rpm_limit(options["rpm"])
+        except ApiError as exc:
+            raise CommandError(
+                f"--rpm must be between 1 and {settings.MAX_KEY_RPM} (MAX_KEY_RPM)."
+            ) from exc
+        try:
+            amount = (
+                parse_amount(options["balance"], param="--balance")
+                if options["balance"] is not None
+                else None
+            )
         except ApiError as exc:
             raise CommandError(f"--balance: {exc.message}") from exc
         if amount is not None and amount < 0:
@@ -42,12 +57,18 @@ class Command(BaseCommand):
                         f"User '{username}' does not exist (pass --create-user to create it)."
                     )
                 user = create_user(username=username)
-            issued = create_api_key(
-                user=user,
-                name=options["name"],
-                detailed_logging=options["detailed_logging"],
-                rpm_limit=options["rpm"],
-            )
+            try:
+                issued = create_api_key(
+                    user=user,
+                    name=options["name"],
+                    detailed_logging=options["detailed_logging"],
+                    rpm_limit=options["rpm"],
+                )
+            except ApiError as exc:  # MAX_KEYS_PER_USER reached; nothing is created
+                raise CommandError(exc.message) from exc
             if amount:
-                top_up(user=user, amount=amount, note="create_api_key --balance")
+                try:
+                    top_up(user=user, amount=amount, note="create_api_key --balance")
+                except ApiError as exc:  # the balance would overflow; nothing is created
+                    raise CommandError(f"--balance: {exc.message}") from exc
         self.stdout.write(issued.raw_key)

@@ -19,5 +19,11 @@ class Command(BaseCommand):
             key = find_key_by_raw_or_prefix(options["key_or_prefix"])
         except ApiError as exc:
             raise CommandError(exc.message) from exc
+        if key.revoked_at is not None:
+            # Non-zero exit: a script revoking a leaked key must learn it was not this run.
+            raise CommandError(
+                f"Key {key.prefix} was already revoked "
+                f"({key.revoked_at:%Y-%m-%d %H:%M:%S} UTC); nothing changed."
+            )
         revoke_api_key(key=key)
         self.stdout.write(key.prefix)

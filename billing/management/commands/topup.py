@@ -5,8 +5,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
+from billing.money import parse_amount
 from billing.selectors import get_balance
-from billing.services import to_money, top_up
+from billing.services import top_up
 from core.errors import ApiError
 
 
@@ -23,7 +24,9 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"User '{options['username']}' does not exist.")
         try:
-            amount = to_money(options["amount"])
+            # Exact: an amount with more than 8 decimals (0.000000001) is refused, never
+            # rounded, so a top-up cannot silently add nothing.
+            amount = parse_amount(options["amount"])
             if amount < 0:
                 raise CommandError("AMOUNT must not be negative (use the admin for adjustments).")
             if amount > 0:

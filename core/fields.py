@@ -1,0 +1,59 @@
+"""Serializer fields for JSON input that no value can take past a 400."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+__all__ = ["StrictNumberField"]
+
+
+@extend_schema_field(OpenApiTypes.DOUBLE)
+class StrictNumberField(serializers.Field):
+    """A JSON number as a finite float: no booleans, no strings.
+
+    JSON integers have no size limit, and ``float()`` of one past 1.8e308 raises OverflowError
+    (not ValueError): here a 400-digit integer is out of range like any other, a 400.
+    """
+
+    def __init__(
+        self,
+        *,
+        min_value: float | None = None,
+        max_value: float | None = None,
+        exclusive_min: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self.min_value, self.max_value, self.exclusive_min = min_value, max_value, exclusive_min
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise serializers.ValidationError("must be a number.", code="invalid_type")
+        if isinstance(data, float) and not math.isfinite(data):
+            raise serializers.ValidationError("must be a finite number.")
+        # Compared before float(): Python compares an int of any size with a float exactly.
+        if self.min_value is not None:
+            if self.exclusive_min and data <= self.min_value:
+                raise serializers.ValidationError(f"must be greater than {self.min_value:g}.")
+            if data < self.min_value:
+                raise serializers.ValidationError(
+                    f"must be between {self.min_value:g} and {self.max_value:g}."
+                    if self.max_value is not None
+                    else f"must be at least {self.min_value:g}."
+                )
+        if self.max_value is not None and data > self.max_value:
+            raise serializers.ValidationError(
+                f"must be between {self.min_value:g} and {self.max_value:g}."
+            )
+        try:
+            return float(data)
+        except OverflowError:
+            raise serializers.ValidationError("is out of range.") from None
+
+    def to_representation(self, value: Any) -> Any:
+        return value

@@ -1,0 +1,332 @@
+"""Credit held per request (bounded overdraft), the context window checked before generation,
+and pending charges recorded exactly once."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from billing.models import Balance, Hold, LedgerEntry, UsageRecord
+from billing.selectors import get_balance
+from billing.services import HoldSettled, charge_usage, place_hold, release_hold, top_up
+from chat.catalog import get_catalog
+from chat.settlement import pending_records, replay_record
+from core.errors import InsufficientQuota
+from tests.chat.helpers import make_persona, sse_events, streamed_body
+from tests.conftest import client_for
+from tests.factories import ApiKeyFactory, UserFactory
+from tests.fake_upstream import FakeUpstream
+
+pytestmark = pytest.mark.django_db
+
+CHAT = "/v1/chat/completions"
+
+
+def _reserved(user: User) -> Decimal:
+    return Balance.objects.values_list("reserved", flat=True).get(user=user)
+
+
+def _books(user: User) -> tuple[Decimal, Decimal, Decimal]:
+    ledger = sum(LedgerEntry.objects.filter(user=user).values_list("amount", flat=True), Decimal(0))
+    used = sum(UsageRecord.objects.filter(user=user).values_list("cost", flat=True), Decimal(0))
+    return ledger, get_balance(user), used
+
+
+# --- Holds: the service ---
+
+
+def test_a_hold_reserves_credit_and_its_charge_settles_it(funded_user: User) -> None:
+    hold = place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("0.5"))
+    assert _reserved(funded_user) == Decimal("0.5")
+    assert get_balance(funded_user) == Decimal("10")  # held, not spent
+    charge_usage(
+        user=funded_user,
+        api_key=None,
+        model_id="m",
+        prompt_tokens=10,
+        completion_tokens=5,
+        cost=Decimal("0.2"),
+        hold=hold,
+    )
+    assert _reserved(funded_user) == 0
+    assert get_balance(funded_user) == Decimal("9.8")
+    assert not Hold.objects.exists()
+    # A second charge for the same hold writes nothing: a request is charged once.
+    with pytest.raises(HoldSettled):
+        charge_usage(
+            user=funded_user,
+            api_key=None,
+            model_id="m",
+            prompt_tokens=10,
+            completion_tokens=5,
+            cost=Decimal("0.2"),
+            hold=hold,
+        )
+    assert UsageRecord.objects.count() == 1
+    assert get_balance(funded_user) == Decimal("9.8")
+
+
+def test_release_gives_the_credit_back_once(funded_user: User) -> None:
+    hold = place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("3"))
+    assert release_hold(hold) is True
+    assert release_hold(hold) is False
+    assert _reserved(funded_user) == 0
+    assert get_balance(funded_user) == Decimal("10")
+
+
+def test_holds_refuse_once_the_free_credit_is_used_up(funded_user: User) -> None:
+    place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("6"))
+    place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("6"))  # 4 was free
+    with pytest.raises(InsufficientQuota):
+        place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("0.01"))
+    assert _reserved(funded_user) == Decimal("12")
+
+
+def test_no_balance_row_is_402(user: User) -> None:
+    with pytest.raises(InsufficientQuota):
+        place_hold(user=user, api_key=None, model_id="m", amount=Decimal("0"))
+
+
+# --- Holds: through the chat API ---
+
+
+def test_chat_holds_the_most_it_can_cost_and_settles_to_the_exact_cost(
+    funded_user: User, api_client: APIClient, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    fake_upstream.script(reply="ok", usage=(20, 3))
+    response = api_client.post(
+        CHAT,
+        {"model": "fake-gpt", "max_tokens": 50, "messages": [{"role": "user", "content": "Hi"}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    model = get_catalog().get("fake-gpt")
+    assert model is not None
+    assert get_balance(funded_user) == Decimal("10") - model.cost(20, 3)
+    assert _reserved(funded_user) == 0 and not Hold.objects.exists()
+    ledger, balance, used = _books(funded_user)
+    assert ledger == balance and used == model.cost(20, 3)
+
+
+def test_a_request_is_refused_while_others_hold_the_credit(
+    user: User, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    top_up(user=user, amount="0.01")
+    # Another request in flight holds all but a hair of the credit.
+    place_hold(user=user, api_key=None, model_id="fake-gpt", amount=Decimal("0.01"))
+    client = client_for(ApiKeyFactory(user=user))
+    response = client.post(
+        CHAT, {"model": "fake-gpt", "messages": [{"role": "user", "content": "Hi"}]}, format="json"
+    )
+    assert response.status_code == 402
+    assert response.json()["error"]["type"] == "insufficient_quota"
+    assert fake_upstream.bodies == []  # nothing was generated
+
+
+def test_a_failed_upstream_releases_the_hold(
+    funded_user: User, api_client: APIClient, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    fake_upstream.script(status=500)
+    for stream in (False, True):
+        response = api_client.post(
+            CHAT,
+            {"model": "fake-gpt", "stream": stream, "messages": [{"role": "user", "content": "x"}]},
+            format="json",
+        )
+        if stream:
+            events = sse_events(streamed_body(response))
+            assert events[-2]["error"]["type"] == "upstream_error"
+        else:
+            assert response.status_code == 502
+    assert not Hold.objects.exists()
+    assert _reserved(funded_user) == 0
+    assert get_balance(funded_user) == Decimal("10")
+
+
+# --- The context window ---
+
+
+def _local_chat(client: APIClient, content: str, **extra: Any) -> Any:
+    return client.post(
+        CHAT,
+        {"model": "nova-local", "messages": [{"role": "user", "content": content}], **extra},
+        format="json",
+    )
+
+
+def test_a_prompt_over_the_context_window_is_400_before_generation(
+    funded_user: User, api_client: APIClient
+) -> None:
+    # nova-local has 8,192 tokens; each "word " is one token.
+    response = _local_chat(api_client, "word " * 8200)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["param"] == "messages"
+    assert error["code"] == "context_length_exceeded"
+    assert error["type"] == "invalid_request_error"
+    assert "8192" in error["message"]
+    assert not UsageRecord.objects.exists() and not Hold.objects.exists()
+    assert get_balance(funded_user) == Decimal("10")
+    # Just inside the window is served.
+    assert _local_chat(api_client, "word " * 8000, max_tokens=5).status_code == 200
+
+
+def test_megabytes_of_text_are_refused_without_being_tokenized(
+    funded_user: User, api_client: APIClient
+) -> None:
+    # 3 MB in one "word": one token per 5 characters would be 600,000 tokens.
+    response = _local_chat(api_client, "x" * 3_000_000)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "context_length_exceeded"
+
+
+def test_persona_prompt_counts_toward_the_window(
+    funded_user: User, api_client: APIClient, upstream_catalog: Path
+) -> None:
+    persona = make_persona(funded_user, model="fake-text", prompt="rule " * 4000)
+    response = api_client.post(
+        "/v1/agents/chat/completions",
+        {"persona_id": persona.pk, "messages": [{"role": "user", "content": "hi " * 200}]},
+        format="json",
+    )
+    assert response.status_code == 400  # fake-text: 4,096 tokens
+    assert response.json()["error"]["code"] == "context_length_exceeded"
+
+
+# --- Pending charges and stale holds ---
+
+
+def _record_file(tmp_path: Path, hold: Hold, user: User, **extra: Any) -> Path:
+    data = {
+        "hold_id": hold.pk,
+        "hold_amount": str(hold.amount),
+        "user_id": user.pk,
+        "api_key_id": None,
+        "model_id": "nova-local",
+        "persona_id": None,
+        "conversation_id": None,
+        "save": True,
+        "mode": "api",
+        "stored_system_prompt": None,
+        "new_messages": [{"role": "user", "content": "hello"}],
+        "content": "a reply",
+        "prompt_tokens": 100,
+        "completion_tokens": 50,
+        "completed": True,
+        **extra,
+    }
+    path = tmp_path / f"hold-{hold.pk}-abcd.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_pending_charge_is_recorded_once_however_often_replayed(
+    funded_user: User, settings: Any, tmp_path: Path
+) -> None:
+    settings.PENDING_CHARGES_DIR = tmp_path
+    hold = place_hold(user=funded_user, api_key=None, model_id="nova-local", amount=Decimal("1"))
+    path = _record_file(tmp_path, hold, funded_user)
+    copy = tmp_path / f"hold-{hold.pk}-ef01.json"
+    copy.write_text(path.read_text())
+    assert pending_records() == sorted([path, copy])
+    assert replay_record(path) is True
+    assert replay_record(copy) is False
+    assert pending_records() == []
+    usage = UsageRecord.objects.get()
+    assert (usage.prompt_tokens, usage.completion_tokens) == (100, 50)
+    assert usage.conversation is not None  # the turn was saved with the charge
+    assert [m.role for m in usage.conversation.messages.order_by("id")] == ["user", "assistant"]
+    ledger, balance, used = _books(funded_user)
+    assert ledger == balance == Decimal("10") - used
+    assert _reserved(funded_user) == 0
+
+
+def test_settle_holds_charges_records_and_releases_abandoned_holds(
+    funded_user: User, settings: Any, tmp_path: Path
+) -> None:
+    settings.PENDING_CHARGES_DIR = tmp_path
+    recorded = place_hold(
+        user=funded_user, api_key=None, model_id="nova-local", amount=Decimal("1")
+    )
+    abandoned = place_hold(
+        user=funded_user, api_key=None, model_id="nova-local", amount=Decimal("2")
+    )
+    fresh = place_hold(user=funded_user, api_key=None, model_id="nova-local", amount=Decimal("3"))
+    Hold.objects.filter(pk__in=[recorded.pk, abandoned.pk]).update(
+        created_at=fresh.created_at.replace(year=fresh.created_at.year - 1)
+    )
+    _record_file(tmp_path, recorded, funded_user)
+    call_command("settle_holds", "--older-than", "600")
+    # The recorded one is charged, the abandoned one released, the fresh one (a request still
+    # running) left alone.
+    assert list(Hold.objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert _reserved(funded_user) == Decimal("3")
+    assert UsageRecord.objects.count() == 1
+    ledger, balance, used = _books(funded_user)
+    assert ledger == balance == Decimal("10") - used
+
+
+# --- What a public persona shares (README, Personas) ---
+
+
+def test_a_public_persona_answers_others_from_its_knowledge_without_listing_it(
+    funded_user: User, other_user: User
+) -> None:
+    persona = make_persona(
+        funded_user,
+        model="nova-local",
+        public=True,
+        items=[("knowledge", "The warehouse opens at seven on weekdays.", {})],
+    )
+    top_up(user=other_user, amount="5")
+    other = client_for(ApiKeyFactory(user=other_user))
+    owner = client_for(ApiKeyFactory(user=funded_user))
+
+    def reply(client: APIClient, text: str) -> str:
+        response = client.post(
+            "/v1/agents/chat/completions",
+            {"persona_id": persona.pk, "messages": [{"role": "user", "content": text}]},
+            format="json",
+        )
+        assert response.status_code == 200, response.content
+        return str(response.json()["choices"][0]["message"]["content"])
+
+    # The item's title ("knowledge item") is offered as a topic to its owner only.
+    assert "knowledge item" in reply(owner, "hello")
+    assert "knowledge item" not in reply(other, "hello")
+    # Anyone who asks gets the answer from the knowledge: that is what it is for.
+    assert "seven on weekdays" in reply(other, "When does the warehouse open?")
+    # The items themselves stay the owner's: no list through the API.
+    listing = other.get(f"/v1/personas/{persona.pk}/training-data")
+    assert listing.status_code == 403
+
+
+def test_persona_chat_reads_visibility_from_the_database_not_a_cache(
+    funded_user: User, other_user: User
+) -> None:
+    persona = make_persona(funded_user, model="nova-local", public=True)
+    top_up(user=other_user, amount="5")
+    other = client_for(ApiKeyFactory(user=other_user))
+    body = {"persona_id": persona.pk, "messages": [{"role": "user", "content": "hi"}]}
+    assert other.post("/v1/agents/chat/completions", body, format="json").status_code == 200
+    # A write that reaches no cache at all (a queryset update, as a stalled cache would leave
+    # it) still takes effect on the next request.
+    type(persona).objects.filter(pk=persona.pk).update(is_public=False)
+    response = other.post("/v1/agents/chat/completions", body, format="json")
+    assert response.status_code == 404
+    assert response.json()["error"]["type"] == "not_found_error"
+
+
+def test_user_without_credit_gets_402_not_a_hold(db: None) -> None:
+    user = UserFactory(username="broke")
+    client = client_for(ApiKeyFactory(user=user))
+    response = _local_chat(client, "hello")
+    assert response.status_code == 402
+    assert not Hold.objects.exists()
