@@ -119,6 +119,9 @@ else:
             raise ImproperlyConfigured(
                 "CONN_MAX_AGE must be 0 while the connection pool is on (DB_POOL_MAX_SIZE > 0)"
             )
+        if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+            # Django's backend, with a pool that answers at once while the database is down.
+            DATABASES["default"]["ENGINE"] = "core.postgresql"
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "name": "nova",
             "min_size": min(DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE),

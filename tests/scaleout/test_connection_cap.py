@@ -8,8 +8,11 @@ connection up to ``DB_POOL_TIMEOUT``, then gets the JSON 503; the chat hot path 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +25,11 @@ import httpx
 import psycopg
 import pytest
 from django.db import connection, transaction
+from django.db.utils import OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.test import Client
+from django.urls import path
+from psycopg_pool import PoolTimeout
 
 from accounts.models import ApiKey
 from billing.services import top_up
@@ -150,13 +158,71 @@ def test_a_burst_of_300_requests_is_served_within_the_pool_cap(keys: list[ApiKey
     )
 
 
+class DatabaseSwitch:
+    """A TCP relay to PostgreSQL that can be cut: while down, connections are refused and the
+    open ones dropped, as when PostgreSQL stops; up again on the same port."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = free_port()
+        self._listener: socket.socket | None = None
+        self._sockets: list[socket.socket] = []
+        self.up()
+
+    def up(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def down(self) -> None:
+        assert self._listener is not None
+        # A close alone leaves the socket listening while accept() blocks on it (Linux).
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        self._sockets.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self._sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
+
+
 @postgres_only
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_past_the_pool_timeout_the_answer_is_a_json_503(keys: list[ApiKey]) -> None:
+def test_the_pool_answers_503_past_its_timeout_and_at_once_while_postgresql_is_down(
+    keys: list[ApiKey],
+) -> None:
     """One pooled connection, held by a request blocked on a table lock of this test's: the next
-    request waits DB_POOL_TIMEOUT for it, then gets the 503 envelope."""
-    env = _nova_env(DB_POOL_MAX_SIZE="1", DB_POOL_TIMEOUT="0.5")
+    request waits DB_POOL_TIMEOUT for it, then gets the 503 envelope. Then PostgreSQL goes away
+    (behind a relay): one request waits out the timeout, the next ones get the 503 at once
+    instead of each waiting too, and the pool serves again once PostgreSQL is back."""
+    db = connection.settings_dict
+    switch = DatabaseSwitch(db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432))
+    relayed = f"postgres://{db['USER'] or 'postgres'}@127.0.0.1:{switch.port}/{db['NAME']}"
+    env = {
+        "DATABASE_URL": f"{relayed}?application_name={APP_NAME}",
+        "DB_POOL_MAX_SIZE": "1",
+        "DB_POOL_TIMEOUT": "2",
+    }
     with running_nova(env) as base, httpx.Client(base_url=base, timeout=15) as client:
         assert client.get("/v1/personas", headers=_auth(keys[0])).status_code == 200
         held: list[httpx.Response] = []
@@ -174,14 +240,35 @@ def test_past_the_pool_timeout_the_answer_is_a_json_503(keys: list[ApiKey]) -> N
         holder.join(timeout=15)
         after = client.get("/v1/personas", headers=_auth(keys[3]))
 
+        switch.down()
+        outage: list[tuple[httpx.Response, float]] = []
+        for index in range(6):
+            started = time.monotonic()
+            response = client.get("/v1/personas", headers=_auth(keys[index % len(keys)]))
+            outage.append((response, time.monotonic() - started))
+        ready = client.get("/readyz")
+        switch.up()
+        deadline = time.monotonic() + 20
+        while client.get("/v1/personas", headers=_auth(keys[4])).status_code != 200:
+            assert time.monotonic() < deadline, "the pool never served again"
+            time.sleep(0.2)
+        recovered = time.monotonic() - (deadline - 20)
+    switch.down()
+
     assert refused.status_code == 503
     assert refused.headers["content-type"] == "application/json"
     assert refused.json() == DB_UNAVAILABLE
-    assert 0.5 <= waited < 5, waited
+    assert 2 <= waited < 6, waited
     # The request that held the connection finishes once the lock is gone, and the pool serves
     # the next one.
     assert [r.status_code for r in held] == [200]
     assert after.status_code == 200
+    # PostgreSQL down: every answer the 503 envelope; only the first one waited.
+    assert [r.json() for r, _ in outage] == [DB_UNAVAILABLE] * 6
+    assert outage[0][1] >= 2
+    assert all(seconds < 0.5 for _, seconds in outage[1:]), outage
+    assert ready.status_code == 503
+    print(f"pool timeout after {waited:.2f} s; served again {recovered:.1f} s after the restart")
 
 
 def _wait_for_a_backend_waiting_on_a_lock() -> None:
@@ -207,7 +294,7 @@ def _database_settings(**env: str) -> subprocess.CompletedProcess[str]:
         "import json, django; django.setup(); from django.conf import settings; "
         "db = settings.DATABASES['default']; "
         "print(json.dumps({'pool': db.get('OPTIONS', {}).get('pool'), "
-        "'conn_max_age': db.get('CONN_MAX_AGE')}))"
+        "'engine': db['ENGINE']}))"
     )
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DB_POOL", "CONN_MAX"))}
     return subprocess.run(
@@ -223,22 +310,27 @@ def _database_settings(**env: str) -> subprocess.CompletedProcess[str]:
 POSTGRES_URL = "postgres://nova@127.0.0.1:5432/nova"
 
 
-def _pool(**env: str) -> Any:
+def _database(**env: str) -> tuple[str, Any]:
+    """(ENGINE, OPTIONS["pool"]) of the settings under this environment."""
     result = _database_settings(**env)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)["pool"]
+    database = json.loads(result.stdout)
+    return database["engine"], database["pool"]
 
 
 def test_the_pool_is_on_for_postgresql_by_default_configurable_and_can_be_turned_off() -> None:
     pool = {"name": "nova", "min_size": 2, "max_size": 16, "timeout": 10.0}
     pool["reconnect_timeout"] = 5.0
-    assert _pool(DATABASE_URL=POSTGRES_URL) == pool
-    small = _pool(DATABASE_URL=POSTGRES_URL, DB_POOL_MAX_SIZE="1", DB_POOL_TIMEOUT="2.5")
-    assert small == {**pool, "min_size": 1, "max_size": 1, "timeout": 2.5}
+    # The pool comes with Nova's subclass of Django's backend, which fails fast on an outage.
+    assert _database(DATABASE_URL=POSTGRES_URL) == ("core.postgresql", pool)
+    small = _database(DATABASE_URL=POSTGRES_URL, DB_POOL_MAX_SIZE="1", DB_POOL_TIMEOUT="2.5")
+    assert small == ("core.postgresql", {**pool, "min_size": 1, "max_size": 1, "timeout": 2.5})
     # Off: each sync request opens its own connection again, and CONN_MAX_AGE may be set.
-    assert _pool(DATABASE_URL=POSTGRES_URL, DB_POOL_MAX_SIZE="0", CONN_MAX_AGE="60") is None
+    off = _database(DATABASE_URL=POSTGRES_URL, DB_POOL_MAX_SIZE="0", CONN_MAX_AGE="60")
+    assert off == ("django.db.backends.postgresql", None)
     # SQLite has no pool and needs none.
-    assert _pool(DATABASE_URL="sqlite:////tmp/nova-settings-check.sqlite3") is None
+    sqlite = _database(DATABASE_URL="sqlite:////tmp/nova-settings-check.sqlite3")
+    assert sqlite == ("django.db.backends.sqlite3", None)
 
 
 @pytest.mark.parametrize(
@@ -253,3 +345,45 @@ def test_refuses_pool_settings_that_cannot_work(env: dict[str, str]) -> None:
     result = _database_settings(**env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
+
+
+# --- The 503 mapping outside DRF (core.middleware) ---
+
+
+def _pool_timeout(request: HttpRequest) -> HttpResponse:
+    raise PoolTimeout("couldn't get a connection after 10.00 sec")
+
+
+def _wrapped_pool_timeout(request: HttpRequest) -> HttpResponse:
+    # What Django raises: its OperationalError, caused by the pool's.
+    try:
+        _pool_timeout(request)
+    except PoolTimeout as exc:
+        raise OperationalError(*exc.args) from exc
+    raise AssertionError
+
+
+urlpatterns = [
+    path("v1/_pool/raw", _pool_timeout),
+    path("v1/_pool/wrapped", _wrapped_pool_timeout),
+]
+
+
+@pytest.mark.urls(__name__)
+def test_a_pool_timeout_outside_drf_is_the_503_envelope_logged_in_one_line(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="core.middleware"):
+        responses = [client.get("/v1/_pool/raw"), client.get("/v1/_pool/wrapped")]
+    for response in responses:
+        assert response.status_code == 503
+        assert response["content-type"] == "application/json"
+        assert response.json() == DB_UNAVAILABLE
+    records = [r for r in caplog.records if r.name == "core.middleware"]
+    assert [r.getMessage() for r in records] == [
+        "No database connection from the pool for /v1/_pool/raw: "
+        "couldn't get a connection after 10.00 sec",
+        "No database connection from the pool for /v1/_pool/wrapped: "
+        "couldn't get a connection after 10.00 sec",
+    ]
+    assert all(r.exc_info is None for r in records)
