@@ -10,15 +10,13 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from billing.models import ZERO, Balance, Hold, LedgerEntry, UsageRecord
-from billing.money import check_balance_in_range, parse_amount
+from billing.money import QUANTUM, check_balance_in_range, parse_amount
 from core.errors import InsufficientQuota, InvalidRequest
 
 if TYPE_CHECKING:
     from accounts.models import ApiKey, User
     from conversations.models import Conversation
     from personas.models import Persona
-
-QUANTUM = Decimal("0.00000001")
 
 
 def to_money(value: Decimal | str | int) -> Decimal:
@@ -61,6 +59,7 @@ def _move(
     release: Decimal = ZERO,
 ) -> LedgerEntry:
     balance = _locked_balance(user)
+    check_balance_in_range(balance.amount + amount)
     balance.amount = (balance.amount + amount).quantize(QUANTUM)
     balance.reserved = (balance.reserved - release).quantize(QUANTUM)
     balance.save(update_fields=["amount", "reserved", "updated_at"])
@@ -87,7 +86,6 @@ def top_up(
     if value <= 0:
         raise InvalidRequest("A top-up amount must be positive.", param="amount")
     with transaction.atomic():
-        check_balance_in_range(_locked_balance(user).amount + value)
         return _move(
             user=user, kind=LedgerEntry.Kind.TOPUP, amount=value, note=note, created_by=created_by
         )
@@ -105,7 +103,6 @@ def adjust_balance(
     if value == 0:
         raise InvalidRequest("An adjustment must not be zero.", param="amount")
     with transaction.atomic():
-        check_balance_in_range(_locked_balance(user).amount + value)
         return _move(
             user=user,
             kind=LedgerEntry.Kind.ADJUSTMENT,

@@ -26,7 +26,7 @@ from chat.services import ChatContext, completion_body, prepare_chat
 from chat.streaming import open_stream, sse_response
 from conversations.models import Conversation
 from core.asyncdb import run_db
-from core.auth import authenticate_key_with_balance, parse_bearer, touch_last_used
+from core.auth import authenticate_key_for_chat, parse_bearer, touch_last_used
 from core.errors import ApiError, from_drf_exception
 from core.parsers import BoundedJSONParser
 from core.ratelimit import enforce
@@ -85,7 +85,7 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
     except ApiError as exc:
         body, body_error = None, exc
     persona_pk = parse_id(body.get("persona_id")) if isinstance(body, dict) else None
-    read = authenticate_key_with_balance(raw_key, persona_id=persona_pk)
+    read = authenticate_key_for_chat(raw_key, persona_id=persona_pk)
     key = read.key
     touch_last_used(key)
     enforce(request, key)
@@ -105,7 +105,6 @@ def _admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         data=data,
         save=key.detailed_logging,
         mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
-        balance=read.available,
         persona_access=(PersonaAccess(*read.persona) if read.persona is not None else None)
         if persona_pk is not None
         else UNREAD,

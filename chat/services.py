@@ -23,7 +23,7 @@ from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_f
 from chat.catalog import ModelSpec, get_catalog
 from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from conversations.models import Conversation, Message
-from core.errors import InsufficientQuota, InvalidRequest, NotFound
+from core.errors import InvalidRequest, NotFound
 from core.text import (
     MESSAGE_OVERHEAD_TOKENS,
     REPLY_PRIMING_TOKENS,
@@ -140,16 +140,15 @@ def prepare_chat(
     data: dict[str, Any],
     save: bool,
     mode: str,
-    balance: Decimal | None = None,
     persona_access: PersonaAccess | Unread | None = UNREAD,
 ) -> ChatContext:
     """Run the checks of contract §3 after body validation and build the model's input.
 
     Raises InvalidRequest (400: model, images, conversation_id without logging), NotFound
-    (404: persona, conversation) and InsufficientQuota (402), in that order. ``balance`` is
-    the user's balance when the caller already read it (with the key: one query fewer), and
-    ``persona_version`` the persona's cache version likewise (with the rate limit).
-    The persona, its training data and its rendered prompt come from ``chat.cache``.
+    (404: persona, conversation), InvalidRequest (400: context_length_exceeded) and
+    InsufficientQuota (402, from the hold), in that order. ``persona_access`` is the persona's
+    row when the caller already read it (with the key: one query fewer). The persona, its
+    training data and its rendered prompt come from ``chat.cache``.
     """
     persona_id = data.get("persona_id")
     new_messages: list[dict[str, Any]] = data["messages"]
@@ -207,10 +206,6 @@ def prepare_chat(
     )
     # Last, after every other check (contract §3: 402 comes after 400 and 404): hold the most
     # this request can cost, from its prompt and max_tokens or the rest of the context window.
-    if balance is not None and balance <= 0:
-        raise InsufficientQuota(
-            "Your balance is not positive: top up to continue.", code="insufficient_quota"
-        )
     max_completion = model.context_window - prompt_tokens
     if data.get("max_tokens") is not None:
         max_completion = min(max_completion, data["max_tokens"])
@@ -246,17 +241,6 @@ def prepare_chat(
 MAX_CHARS_PER_TOKEN = 16
 
 
-def _text_length(messages: list[dict[str, Any]]) -> int:
-    total = 0
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, str):
-            total += len(content)
-        elif isinstance(content, list):
-            total += sum(len(p.get("text") or "") for p in content if isinstance(p, dict))
-    return total
-
-
 def _context_exceeded(model: ModelSpec, tokens: int | None) -> InvalidRequest:
     counted = f" However, your messages resulted in {tokens} tokens." if tokens else ""
     return InvalidRequest(
@@ -278,7 +262,9 @@ def _prompt_tokens(
     The persona's system prompt is counted once per rendering (``PersonaSnapshot``), the rest
     on every request, after a character bound that needs no tokenizer.
     """
-    if _text_length(rest) > model.context_window * MAX_CHARS_PER_TOKEN:
+    if sum(len(message_text(m["content"])) for m in rest) > (
+        model.context_window * MAX_CHARS_PER_TOKEN
+    ):
         raise _context_exceeded(model, None)
     tokens = count_message_tokens(rest) if rest else REPLY_PRIMING_TOKENS
     if system:
@@ -294,7 +280,7 @@ def _prompt_tokens(
 def estimated_usage(ctx: ChatContext, completion_text: str) -> Usage:
     """Usage counted with Nova's tokenizer, for streams that ended before the provider said."""
     return Usage(
-        prompt_tokens=ctx.prompt_tokens or count_message_tokens(ctx.generation.messages),
+        prompt_tokens=ctx.prompt_tokens,
         completion_tokens=count_tokens(completion_text),
     )
 

@@ -6,16 +6,14 @@ import functools
 import re
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 
 from django.db import connection
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet, Subquery
 from django.utils import timezone
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
 from accounts.models import KEY_PREFIX, ApiKey, User, digest_key
-from billing.models import ZERO, Balance
 from core.errors import AuthenticationError
 from personas.models import Persona
 
@@ -60,20 +58,18 @@ class KeyRead:
     """What the chat path reads with the key in its one query."""
 
     key: ApiKey
-    # What the user may still spend: the balance less what requests in flight hold.
-    available: Decimal
     # The persona asked for: (is_public, owner_id, revision), or None when it does not exist
     # or none was asked for.
     persona: tuple[bool, int | None, int] | None
 
 
 @functools.cache
-def _key_with_balance_sql() -> str:
-    """The query of :func:`authenticate_key_with_balance`, written once per process.
+def _key_for_chat_sql() -> str:
+    """The query of :func:`authenticate_key_for_chat`, written once per process.
 
-    The key's columns, then its user's, then the balance and the persona's access columns, in
-    the field order of each model, so the rows load with ``Model.from_db``. ``_active_keys``
-    says the same in ORM terms.
+    The key's columns, then its user's, in the field order of each model, so the rows load
+    with ``Model.from_db``, then the persona's access columns. ``_active_keys`` says the same in
+    ORM terms.
     """
     qn = connection.ops.quote_name
     columns = [f"k.{qn(str(f.column))}" for f in ApiKey._meta.concrete_fields]
@@ -82,8 +78,6 @@ def _key_with_balance_sql() -> str:
     # Only identifiers from the models' metadata, quoted; the digest and the id are parameters.
     return (
         f"SELECT {', '.join(columns)}, "  # noqa: S608
-        f"(SELECT b.{qn('amount')} - b.{qn('reserved')} FROM {qn(Balance._meta.db_table)} b "
-        f"WHERE b.{qn('user_id')} = k.{qn('user_id')}), "
         f"p.{qn('id')}, p.{qn('is_public')}, p.{qn('owner_id')}, p.{qn('revision')} "
         f"FROM {qn(ApiKey._meta.db_table)} k "
         f"JOIN {qn(User._meta.db_table)} u ON u.{qn('id')} = k.{qn('user_id')} "
@@ -92,10 +86,10 @@ def _key_with_balance_sql() -> str:
     )
 
 
-def _key_with_balance_postgresql(raw_key: str, persona_id: int | None) -> KeyRead:
+def _key_for_chat_postgresql(raw_key: str, persona_id: int | None) -> KeyRead:
     _check_shape(raw_key)
     with connection.cursor() as cursor:
-        cursor.execute(_key_with_balance_sql(), [persona_id, digest_key(raw_key)])
+        cursor.execute(_key_for_chat_sql(), [persona_id, digest_key(raw_key)])
         row = cursor.fetchone()
     if row is None:
         raise AuthenticationError("Invalid API key.")
@@ -104,17 +98,16 @@ def _key_with_balance_postgresql(raw_key: str, persona_id: int | None) -> KeyRea
     split = len(key_fields)
     key = ApiKey.from_db(connection.alias, key_fields, row[:split])
     key.user = User.from_db(connection.alias, user_fields, row[split : split + len(user_fields)])
-    available, persona_pk, is_public, owner_id, revision = row[-5:]
+    persona_pk, is_public, owner_id, revision = row[-4:]
     return KeyRead(
-        key=key,
-        available=available if available is not None else ZERO,
-        persona=(is_public, owner_id, revision) if persona_pk is not None else None,
+        key=key, persona=(is_public, owner_id, revision) if persona_pk is not None else None
     )
 
 
-def authenticate_key_with_balance(raw_key: str, *, persona_id: int | None = None) -> KeyRead:
-    """:func:`authenticate_key` plus the user's available balance and, when ``persona_id`` is
-    given, the persona's visibility and revision, still in one query (the chat hot path).
+def authenticate_key_for_chat(raw_key: str, *, persona_id: int | None = None) -> KeyRead:
+    """:func:`authenticate_key` plus, when ``persona_id`` is given, the persona's visibility
+    and revision, still in one query (the chat hot path). Credit is checked later, by the
+    request's hold (``billing.services.place_hold``).
 
     On PostgreSQL (production, and the chat hot path) the query is plain SQL written once:
     building it through the ORM cost about 1.5 ms of CPU per request, more than its round trip.
@@ -122,15 +115,11 @@ def authenticate_key_with_balance(raw_key: str, *, persona_id: int | None = None
     the instances are the same. Other databases take the ORM path, whose converters they need.
     """
     if connection.vendor == "postgresql":
-        return _key_with_balance_postgresql(raw_key, persona_id)
-    balance = Balance.objects.filter(user_id=OuterRef("user_id")).annotate(
-        available=F("amount") - F("reserved")
-    )
+        return _key_for_chat_postgresql(raw_key, persona_id)
     persona = Persona.objects.filter(pk=persona_id if persona_id is not None else -1)
     key = (
         _active_keys(raw_key)
         .annotate(
-            balance_available=Subquery(balance.values("available")[:1]),
             persona_is_public=Subquery(persona.values("is_public")[:1]),
             persona_owner_id=Subquery(persona.values("owner_id")[:1]),
             persona_revision=Subquery(persona.values("revision")[:1]),
@@ -139,22 +128,15 @@ def authenticate_key_with_balance(raw_key: str, *, persona_id: int | None = None
     )
     if key is None:
         raise AuthenticationError("Invalid API key.")
-    available = getattr(key, "balance_available", None)
     revision = getattr(key, "persona_revision", None)
     return KeyRead(
         key=key,
-        available=to_decimal(available) if available is not None else ZERO,
         persona=(
             (bool(key.persona_is_public), key.persona_owner_id, int(revision))
             if revision is not None
             else None
         ),
     )
-
-
-def to_decimal(value: object) -> Decimal:
-    # SQLite computes amount - reserved in floating point; the balance has 8 decimal places.
-    return Decimal(str(value)).quantize(Decimal("0.00000001"))
 
 
 def touch_last_used(key: ApiKey) -> None:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
@@ -243,12 +244,22 @@ def _normalise_code(code: str | None) -> str:
     return _CODE_MAP.get(code, code)
 
 
+def is_pool_timeout(exc: BaseException) -> bool:
+    """No pool connection within DB_POOL_TIMEOUT (every one busy, or the database down), raw
+    or as Django raises it: its OperationalError caused by the pool's."""
+    return isinstance(exc, PoolTimeout) or isinstance(exc.__cause__, PoolTimeout)
+
+
 def database_unavailable(exc: BaseException) -> ServiceUnavailable | None:
     """A lost or refused database connection is a 503 the client may retry, not a 500.
 
     Django wraps the driver's connection failures (refused, reset, timed out, server gone)
     as OperationalError or InterfaceError; the message is fixed so no host or DSN leaks.
     """
+    if is_pool_timeout(exc):
+        # One line, no traceback: under a burst it is logged for every request turned away.
+        logger.warning("No database connection from the pool: %s", exc)
+        return ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE)
     if not isinstance(exc, OperationalError | InterfaceError):
         return None
     logger.error("Database unavailable: %s", exc.__class__.__name__, exc_info=exc)

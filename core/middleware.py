@@ -10,7 +10,6 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
-from psycopg_pool import PoolTimeout
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from core.errors import (
@@ -22,6 +21,7 @@ from core.errors import (
     bad_request,
     database_unavailable,
     error_response,
+    is_pool_timeout,
     request_too_large,
 )
 from core.ratelimit import REQUEST_ATTRIBUTE
@@ -43,10 +43,9 @@ def api_exception_response(request: HttpRequest, exception: Exception) -> JsonRe
         return error_response(request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
     if isinstance(exception, SuspiciousOperation):
         return error_response(bad_request())
-    if isinstance(exception, PoolTimeout) or isinstance(exception.__cause__, PoolTimeout):
-        # No pool connection within DB_POOL_TIMEOUT (every one busy, or the database down;
-        # Django raises it wrapped in its OperationalError): a 503 the client may retry. One
-        # line, no traceback: under a burst it is logged for every request turned away.
+    if is_pool_timeout(exception):
+        # A 503 the client may retry. One line, with the path, no traceback: under a burst it
+        # is logged for every request turned away.
         logger.warning("No database connection from the pool for %s: %s", request.path, exception)
         return error_response(ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE))
     if (unavailable := database_unavailable(exception)) is not None:

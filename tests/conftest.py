@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from accounts.models import ApiKey, User
 from billing.services import top_up
 from chat.catalog import reset_catalog_cache
+from personas.models import Persona, TrainingDataItem
 from tests.factories import ApiKeyFactory, UserFactory
 from tests.fake_upstream import FakeUpstream, running_fake_upstream
 
@@ -48,6 +49,16 @@ def other_user(db: None) -> User:
 @pytest.fixture
 def api_key(user: User) -> ApiKey:
     return ApiKeyFactory(user=user)
+
+
+@pytest.fixture
+def own_ids(user: User) -> dict[str, int]:
+    """Ids of a persona of ``user``'s and one of its training items, for path templates."""
+    persona = Persona.objects.create(
+        owner=user, name="Mine", description="d", system_prompt="p", default_model="nova-local"
+    )
+    item = TrainingDataItem.objects.create(persona=persona, type="text", content="c")
+    return {"persona": persona.pk, "item": item.pk}
 
 
 @pytest.fixture

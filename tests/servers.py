@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import redis
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,3 +87,44 @@ def running_nova(
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def start_redis_server(port: int) -> subprocess.Popen[bytes]:
+    """A throwaway redis-server on ``port`` (no persistence), once it answers PING: for tests
+    that stop or pause Redis, never the shared one."""
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            *("--port", str(port), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if client.ping():
+                return proc
+        except redis.RedisError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+
+
+def daphne_pid(port: int) -> int:
+    """The pid of the daphne this test process started (:func:`running_nova`) on ``port``."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and b"daphne" in cmdline and str(port).encode() in cmdline:
+            return int(entry.name)
+    raise AssertionError(f"no daphne of this test on port {port}")

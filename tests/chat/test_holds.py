@@ -330,3 +330,13 @@ def test_user_without_credit_gets_402_not_a_hold(db: None) -> None:
     response = _local_chat(client, "hello")
     assert response.status_code == 402
     assert not Hold.objects.exists()
+
+
+def test_the_context_check_comes_before_the_402(db: None) -> None:
+    # Contract §3: 400 (the body) before 402. A prompt that cannot fit is a 400 even for a
+    # user with no credit, and a user with no credit and a prompt that fits gets the 402.
+    client = client_for(ApiKeyFactory(user=UserFactory(username="broke-and-verbose")))
+    too_long = _local_chat(client, "word " * 8200)
+    assert too_long.status_code == 400
+    assert too_long.json()["error"]["code"] == "context_length_exceeded"
+    assert _local_chat(client, "hello").status_code == 402

@@ -17,8 +17,7 @@ from core.breaker import CircuitBreaker, State
 from core.ratelimit import hit
 from core.sharedcache import cache_breaker
 from tests.conftest import client_for
-from tests.faults.test_redis_pause import start_redis_server
-from tests.servers import free_port
+from tests.servers import free_port, start_redis_server
 
 
 class FakeClock:

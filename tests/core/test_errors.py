@@ -46,17 +46,6 @@ WRONG_METHOD_OPERATIONS = sorted(
 )
 
 
-@pytest.fixture
-def own_ids(user: Any) -> dict[str, int]:
-    from personas.models import Persona, TrainingDataItem
-
-    persona = Persona.objects.create(
-        owner=user, name="Mine", description="d", system_prompt="p", default_model="nova-local"
-    )
-    item = TrainingDataItem.objects.create(persona=persona, type="text", content="c")
-    return {"persona": persona.pk, "item": item.pk}
-
-
 def assert_envelope(response: Any, status: int, type_: str, code: str | None = None) -> dict:
     assert response.status_code == status, response.content
     assert response["Content-Type"].startswith("application/json")

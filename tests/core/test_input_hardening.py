@@ -18,7 +18,6 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from core.errors import InvalidRequest, envelope
 from core.parsers import MAX_JSON_DEPTH, BoundedJSONParser
-from personas.models import Persona, TrainingDataItem
 from personas.selectors import parse_id
 from tests.core.test_errors import BODY_OPERATIONS, assert_envelope
 
@@ -26,15 +25,6 @@ pytestmark = pytest.mark.django_db
 
 # The DRF operations that take a body (chat answers 413 itself, in chat/gateway.py and the view).
 DRF_BODY_OPERATIONS = [op for op in BODY_OPERATIONS if "chat/completions" not in op[1]]
-
-
-@pytest.fixture
-def own_ids(user: User) -> dict[str, int]:
-    persona = Persona.objects.create(
-        owner=user, name="Mine", description="d", system_prompt="p", default_model="nova-local"
-    )
-    item = TrainingDataItem.objects.create(persona=persona, type="text", content="c")
-    return {"persona": persona.pk, "item": item.pk}
 
 
 def _nested(depth: int) -> str:

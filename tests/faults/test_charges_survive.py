@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -34,7 +33,7 @@ from tests.factories import ApiKeyFactory, UserFactory
 from tests.fake_upstream import FakeUpstream
 from tests.faults.helpers import assert_books_balance
 from tests.faults.tcp_proxy import tcp_proxy
-from tests.servers import free_port, running_nova
+from tests.servers import free_port, running_nova, start_redis_server
 from tests.servers import test_database_url as database_url_of_this_run
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
@@ -269,35 +268,12 @@ def test_overdraft_is_bounded_under_200_concurrent_chats(
 @pytest.fixture
 def own_redis() -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    _wait_until(lambda: _pings(client), 10, "redis-server")
+    proc = start_redis_server(port)
     try:
-        yield url
+        yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()
         proc.wait(10)
-
-
-def _pings(client: redis.Redis) -> bool:
-    try:
-        return bool(client.ping())
-    except redis.RedisError:
-        return False
 
 
 def _persona_reply(base: str, key: ApiKey, persona_id: int, text: str) -> httpx.Response:

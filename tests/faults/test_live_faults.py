@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 
 from accounts.models import ApiKey, User
 from billing.models import UsageRecord
@@ -30,7 +29,7 @@ from tests.faults.helpers import (
     conversation_roles,
     live_sse,
 )
-from tests.servers import free_port, running_nova
+from tests.servers import free_port, running_nova, start_redis_server
 
 CHAT = "/v1/agents/chat/completions"
 REPLY = "aaaa bbbb cccc dddd eeee"
@@ -141,7 +140,7 @@ def test_live_upstream_faults_never_charge_wrongly_or_half_write(
 def own_redis() -> Iterator[tuple[int, list[subprocess.Popen[bytes]]]]:
     """A throwaway redis-server on a free port; the list holds its current process."""
     port = free_port()
-    procs = [_start_redis(port)]
+    procs = [start_redis_server(port)]
     try:
         yield port, procs
     finally:
@@ -149,35 +148,6 @@ def own_redis() -> Iterator[tuple[int, list[subprocess.Popen[bytes]]]]:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(timeout=10)
-
-
-def _start_redis(port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            if client.ping():
-                return proc
-        except redis.RedisError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise
-            time.sleep(0.05)
 
 
 @pytest.mark.usefixtures("fresh_rate_window")
@@ -221,7 +191,7 @@ def test_redis_stopped_keeps_the_api_serving_with_rate_limits_degraded(
         }
 
         # Redis comes back on the same port: ready again, and counting again.
-        procs.append(_start_redis(port))
+        procs.append(start_redis_server(port))
         deadline = time.monotonic() + 10
         while client.get("/readyz").status_code != 200:
             assert time.monotonic() < deadline, "never ready again after Redis came back"

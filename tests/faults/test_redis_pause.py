@@ -8,8 +8,6 @@ rate limiting works again after the pause.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -24,36 +22,12 @@ import redis
 from accounts.models import ApiKey, User
 from billing.services import top_up
 from tests.factories import ApiKeyFactory, UserFactory
-from tests.servers import free_port, running_nova
+from tests.servers import daphne_pid, free_port, running_nova, start_redis_server
 
 CHAT = "/v1/chat/completions"
 PAUSE_MS = 5000
 OPENED = "rate limiting degraded: cache unreachable"
 CLOSED = "rate limiting restored: cache reachable again"
-
-
-def start_redis_server(port: int) -> subprocess.Popen[bytes]:
-    """A throwaway redis-server on ``port`` (no persistence), once it answers PING."""
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            *("--port", str(port), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            if client.ping():
-                return proc
-        except redis.RedisError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise
-            time.sleep(0.05)
 
 
 @pytest.fixture
@@ -65,22 +39,6 @@ def redis_port() -> Iterator[int]:
     finally:
         proc.kill()
         proc.wait(timeout=10)
-
-
-def daphne_pid(port: int) -> int:
-    """The pid of the daphne this test process started (tests.servers) on ``port``."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == os.getpid() and b"daphne" in cmdline and str(port).encode() in cmdline:
-            return int(entry.name)
-    raise AssertionError(f"no daphne of this test on port {port}")
 
 
 def _server_log(port: int) -> str:

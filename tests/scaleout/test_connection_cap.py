@@ -30,13 +30,15 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import path
 from psycopg_pool import PoolTimeout
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.models import ApiKey
 from billing.services import top_up
 from core.asyncdb import DB_THREADS
 from tests.factories import ApiKeyFactory, PersonaFactory, UserFactory
-from tests.faults.test_redis_pause import daphne_pid
-from tests.servers import ROOT, free_port, running_nova
+from tests.servers import ROOT, daphne_pid, free_port, running_nova
 from tests.servers import test_database_url as database_url
 
 postgres_only = pytest.mark.skipif(
@@ -363,9 +365,19 @@ def _wrapped_pool_timeout(request: HttpRequest) -> HttpResponse:
     raise AssertionError
 
 
+class _DrfPoolTimeout(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes: list[Any] = []
+
+    def get(self, request: Request) -> Response:
+        _wrapped_pool_timeout(request._request)
+        raise AssertionError
+
+
 urlpatterns = [
     path("v1/_pool/raw", _pool_timeout),
     path("v1/_pool/wrapped", _wrapped_pool_timeout),
+    path("v1/_pool/drf", _DrfPoolTimeout.as_view()),
 ]
 
 
@@ -387,3 +399,18 @@ def test_a_pool_timeout_outside_drf_is_the_503_envelope_logged_in_one_line(
         "couldn't get a connection after 10.00 sec",
     ]
     assert all(r.exc_info is None for r in records)
+
+
+@pytest.mark.urls(__name__)
+def test_a_pool_timeout_in_a_drf_view_is_the_503_envelope_logged_in_one_line(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="core.errors"):
+        response = client.get("/v1/_pool/drf")
+    assert response.status_code == 503
+    assert response.json() == DB_UNAVAILABLE
+    records = [r for r in caplog.records if r.name == "core.errors"]
+    assert [r.getMessage() for r in records] == [
+        "No database connection from the pool: couldn't get a connection after 10.00 sec"
+    ]
+    assert records[0].exc_info is None
