@@ -11,15 +11,29 @@ and a top-up or adjustment that would push a balance out of range is refused.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from billing.models import DECIMAL_PLACES, MAX_DIGITS
 from core.errors import InvalidRequest
+
+if TYPE_CHECKING:
+    from llm.catalog import ModelSpec
 
 QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)  # 0.00000001 USD, the smallest amount kept
 # The largest magnitude of an amount or a balance: 999999999999 USD, the columns' whole-dollar
 # range. Not 999999999999.99999999: SQLite keeps these columns as 64-bit floats, which Django
 # reads back at 15 significant digits, so that value comes back as 10**12 and no longer fits.
 MAX_AMOUNT = Decimal(10) ** (MAX_DIGITS - DECIMAL_PLACES) - 1
+
+
+def to_money(amount: Decimal) -> Decimal:
+    """``amount`` rounded half up to the smallest amount kept (``QUANTUM``)."""
+    return amount.quantize(QUANTUM, rounding=ROUND_HALF_UP)
+
+
+def usage_cost(model: ModelSpec, prompt_tokens: int, completion_tokens: int) -> Decimal:
+    """What this usage of ``model`` costs, in money: its catalog price rounded half up."""
+    return to_money(model.price(prompt_tokens, completion_tokens))
 
 
 def _shown(value: object) -> str:

@@ -15,8 +15,6 @@ from rest_framework.views import APIView
 
 from chat import settlement
 from chat.cache import UNREAD, PersonaAccess
-from chat.catalog import get_catalog
-from chat.providers.base import get_provider
 from chat.serializers import (
     ChatCompletionRequestSerializer,
     ChatCompletionResponseSerializer,
@@ -31,6 +29,8 @@ from core.errors import ApiError, from_drf_exception
 from core.parsers import BoundedJSONParser
 from core.ratelimit import enforce
 from core.schema import error_responses
+from llm.catalog import get_catalog
+from llm.providers import get_provider
 from personas.selectors import parse_id
 
 CHAT_EXAMPLE = OpenApiExample(

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django.apps import AppConfig
 
 
@@ -9,18 +7,3 @@ class ChatConfig(AppConfig):
     name = "chat"
     label = "chat"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self) -> None:
-        from django.core import checks
-        from django.core.signals import setting_changed
-
-        from chat.catalog import check_catalog, reset_catalog_cache
-
-        checks.register(check_catalog)
-
-        # override_settings(MODELS_FILE=...) in tests must never see a stale catalog.
-        def _reset_on_models_file_change(*, setting: str, **kwargs: Any) -> None:
-            if setting == "MODELS_FILE":
-                reset_catalog_cache()
-
-        setting_changed.connect(_reset_on_models_file_change, weak=False)

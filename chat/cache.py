@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from chat.providers.base import Grounding
 from core.text import count_tokens
+from llm.types import Grounding
 from personas.models import Persona, TrainingDataItem
 from personas.prompting import (
     build_system_prompt,

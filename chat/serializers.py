@@ -11,9 +11,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from chat.catalog import get_catalog
 from conversations.serializers import ConversationIdField
 from core.fields import StrictNumberField
+from llm.catalog import get_catalog
 
 REASONING_EFFORTS = ("xhigh", "high", "medium", "low", "minimal")
 PERSONA_ROLES = ("user", "assistant")

@@ -18,10 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from billing.models import Hold
+from billing.money import usage_cost
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold
 from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
-from chat.catalog import ModelSpec, get_catalog
-from chat.providers.base import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from conversations.models import Conversation, Message
 from core.errors import InvalidRequest, NotFound
 from core.text import (
@@ -32,6 +31,8 @@ from core.text import (
     latest_user_text,
     storable_text,
 )
+from llm.catalog import ModelSpec, get_catalog
+from llm.types import SAMPLING_FIELDS, GenerationRequest, Grounding, Usage
 from personas.models import Persona
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ def prepare_chat(
         api_key=api_key,
         model_id=model.id,
         persona=persona,
-        amount=model.cost(prompt_tokens, max_completion),
+        amount=usage_cost(model, prompt_tokens, max_completion),
     )
     return ChatContext(
         user=user,
@@ -307,7 +308,7 @@ def finish_chat(
         if ctx.hold is not None:
             release_hold(ctx.hold)
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
-    cost = ctx.model.cost(usage.prompt_tokens, usage.completion_tokens)
+    cost = usage_cost(ctx.model, usage.prompt_tokens, usage.completion_tokens)
     conversation = ctx.conversation
     try:
         if ctx.save:

@@ -30,10 +30,10 @@ from django.db import transaction
 
 from billing.models import Hold
 from billing.services import release_hold
-from chat.catalog import get_catalog
-from chat.providers.base import GenerationRequest, Usage
 from chat.services import ChatContext, ChatOutcome, finish_chat, message_text
 from core.asyncdb import run_db
+from llm.catalog import get_catalog
+from llm.types import GenerationRequest, Usage
 
 __all__ = ["pending_records", "record", "release", "replay_record"]
 

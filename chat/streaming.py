@@ -16,9 +16,10 @@ from typing import Any
 from django.http import StreamingHttpResponse
 
 from chat import settlement
-from chat.providers.base import Delta, Finish, get_provider
 from chat.services import ChatContext, ChatOutcome, context_numbers, estimated_usage
 from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError
+from llm.providers import get_provider
+from llm.types import Delta, Finish
 
 logger = logging.getLogger(__name__)
 

@@ -21,13 +21,13 @@ from rest_framework.exceptions import ValidationError
 from accounts.models import User
 from billing.models import UsageRecord
 from billing.selectors import get_balance
-from chat.catalog import get_catalog
 from chat.serializers import ChatCompletionRequestSerializer
 from chat.services import prepare_chat
 from chat.streaming import sse_response
 from conversations.models import Conversation, Message
 from core.errors import ApiError, InvalidRequest, error_response, from_drf_exception
 from core.parsers import check_json_depth
+from llm.catalog import get_catalog
 from personas.selectors import personas_visible_to
 
 WEB_MODES = (Conversation.Mode.CHAT, Conversation.Mode.AGENTS, Conversation.Mode.PERSONAL)

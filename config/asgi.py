@@ -12,9 +12,9 @@ django_asgi_app = get_asgi_application()
 # Imported after the app registry is ready.
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from chat.catalog import validate_catalog_or_exit  # noqa: E402
 from chat.gateway import ChatGateway  # noqa: E402
 from config.server import install_protocol  # noqa: E402
+from llm.catalog import validate_catalog_or_exit  # noqa: E402
 
 # daphne imports this module before it builds its server: from here on it parses HTTP with
 # config.server, which answers what Twisted refuses (oversized or malformed requests) with

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "accounts",
     "billing",
     "personas",
+    "llm",
     "chat",
     "conversations",
     "moderation",

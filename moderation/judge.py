@@ -41,9 +41,10 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.conf import settings
 
-from chat.catalog import ModelSpec, get_catalog
-from chat.providers.base import Completion, GenerationRequest, get_provider
 from core.errors import ApiError
+from llm.catalog import ModelSpec, get_catalog
+from llm.providers import get_provider
+from llm.types import Completion, GenerationRequest
 from moderation.engine import CATEGORIES, Policy, Verdict, apply_escalation
 from moderation.engine.escalation import CATEGORY_PRIORITY as ENGINE_CATEGORY_PRIORITY
 from moderation.engine.verdict import Usage

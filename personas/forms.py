@@ -11,8 +11,8 @@ from typing import Any
 
 from django import forms
 
-from chat.catalog import get_catalog
 from core.errors import ApiError
+from llm.catalog import get_catalog
 from personas.models import CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH, Persona, TrainingDataItem
 from personas.services import (
     CATEGORY_MAX_LENGTH,

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from chat.providers.base import Grounding, GroundingItem
 from core.text import BM25, count_tokens
 from core.text import latest_user_text as latest_user_message
+from llm.types import Grounding, GroundingItem
 from personas.models import Persona, TrainingDataItem
 from personas.selectors import training_items_for
 

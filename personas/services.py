@@ -25,8 +25,8 @@ from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
-from chat.catalog import get_catalog
 from core.errors import InvalidRequest
+from llm.catalog import get_catalog
 from personas.models import (
     CONTENT_MAX_LENGTH,
     DEFAULT_MODEL_ID,

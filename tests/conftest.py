@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiKey, User
 from billing.services import top_up
-from chat.catalog import reset_catalog_cache
+from llm.catalog import reset_catalog_cache
 from personas.models import Persona, TrainingDataItem
 from tests.factories import ApiKeyFactory, UserFactory
 from tests.fake_upstream import FakeUpstream, running_fake_upstream

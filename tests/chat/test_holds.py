@@ -14,11 +14,12 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from billing.models import Balance, Hold, LedgerEntry, UsageRecord
+from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold, top_up
-from chat.catalog import get_catalog
 from chat.settlement import pending_records, replay_record
 from core.errors import InsufficientQuota
+from llm.catalog import get_catalog
 from tests.chat.helpers import make_persona, sse_events, streamed_body
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory, UserFactory
@@ -109,10 +110,10 @@ def test_chat_holds_the_most_it_can_cost_and_settles_to_the_exact_cost(
     assert response.status_code == 200, response.content
     model = get_catalog().get("fake-gpt")
     assert model is not None
-    assert get_balance(funded_user) == Decimal("10") - model.cost(20, 3)
+    assert get_balance(funded_user) == Decimal("10") - usage_cost(model, 20, 3)
     assert _reserved(funded_user) == 0 and not Hold.objects.exists()
     ledger, balance, used = _books(funded_user)
-    assert ledger == balance and used == model.cost(20, 3)
+    assert ledger == balance and used == usage_cost(model, 20, 3)
 
 
 def test_a_request_is_refused_while_others_hold_the_credit(

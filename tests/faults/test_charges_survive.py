@@ -23,9 +23,10 @@ from django.core.management import call_command
 
 from accounts.models import ApiKey, User
 from billing.models import Hold, LedgerEntry, UsageRecord
+from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import top_up
-from chat.catalog import get_catalog
+from llm.catalog import get_catalog
 from personas.models import TrainingDataItem
 from personas.services import delete_training_item, update_persona
 from tests.chat.helpers import make_persona
@@ -256,7 +257,7 @@ def test_overdraft_is_bounded_under_200_concurrent_chats(
     # The bound (README, Billing): a balance ends at worst one request's hold below zero; a
     # request's hold is its prompt plus max_tokens at the model's prices.
     prompt_bound = 50  # Nova counts a handful of tokens for this prompt; 50 is well above
-    bound = model.cost(prompt_bound, 50)
+    bound = usage_cost(model, prompt_bound, 50)
     assert get_balance(user) >= -bound, (get_balance(user), bound)
     assert UsageRecord.objects.filter(user=user).count() == statuses.count(200)
     _books_exact(user, funded)

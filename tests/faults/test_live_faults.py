@@ -18,9 +18,10 @@ import pytest
 
 from accounts.models import ApiKey, User
 from billing.models import UsageRecord
-from chat.catalog import get_catalog
+from billing.money import usage_cost
 from conversations.models import Conversation
 from core.text import count_tokens
+from llm.catalog import get_catalog
 from tests.factories import ApiKeyFactory
 from tests.fake_upstream import FakeUpstream
 from tests.faults.helpers import (
@@ -36,7 +37,7 @@ REPLY = "aaaa bbbb cccc dddd eeee"
 
 
 def _cost(prompt: int, completion: int) -> Decimal:
-    return get_catalog().get("fake-gpt").cost(prompt, completion)  # type: ignore[union-attr]
+    return usage_cost(get_catalog().get("fake-gpt"), prompt, completion)  # type: ignore[union-attr]
 
 
 def _body(**extra: Any) -> dict[str, Any]:

@@ -14,9 +14,10 @@ import pytest
 
 from accounts.models import ApiKey, User
 from billing.models import UsageRecord
-from chat.catalog import get_catalog
+from billing.money import usage_cost
 from conversations.models import Conversation
 from core.text import count_message_tokens, count_tokens
+from llm.catalog import get_catalog
 from tests.chat.helpers import sse_events, streamed_body
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
@@ -50,7 +51,7 @@ def _chat(key: ApiKey, *, stream: bool, **extra: Any) -> Any:
 
 
 def _cost(prompt: int, completion: int) -> Decimal:
-    return get_catalog().get("fake-gpt").cost(prompt, completion)  # type: ignore[union-attr]
+    return usage_cost(get_catalog().get("fake-gpt"), prompt, completion)  # type: ignore[union-attr]
 
 
 def _stream_events(response: Any) -> list[Any]:

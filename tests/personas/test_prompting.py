@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from chat.providers.base import Grounding, GroundingItem
 from core.text import count_tokens
+from llm.types import Grounding, GroundingItem
 from personas.models import Persona, TrainingDataItem
 from personas.prompting import (
     TRAINING_DATA_HEADER,

@@ -21,8 +21,9 @@ from django.conf import settings
 
 from accounts.models import ApiKey, User
 from billing.models import UsageRecord
-from chat.catalog import get_catalog
+from billing.money import usage_cost
 from conversations.models import Message
+from llm.catalog import get_catalog
 from tests import servers
 from tests.chat.helpers import sse_events
 from tests.factories import ApiKeyFactory
@@ -43,7 +44,7 @@ def key(funded_user: User) -> ApiKey:
 
 
 def _cost(prompt: int, completion: int) -> Decimal:
-    return get_catalog().get("fake-gpt").cost(prompt, completion)  # type: ignore[union-attr]
+    return usage_cost(get_catalog().get("fake-gpt"), prompt, completion)  # type: ignore[union-attr]
 
 
 def _chat(base: str, key: ApiKey, content: str, **extra: Any) -> httpx.Response:

@@ -18,18 +18,18 @@ import aiohttp
 import httpx
 import pytest
 
-from chat.catalog import ModelSpec
-from chat.providers import (
+from core.errors import UpstreamError, UpstreamTimeout
+from core.text import count_message_tokens, count_tokens
+from llm.catalog import ModelSpec
+from llm.openai import OpenAIProvider, _client, aclose_clients
+from llm.providers import get_provider
+from llm.types import (
     Completion,
     Delta,
     Finish,
     GenerationRequest,
     Usage,
-    get_provider,
 )
-from chat.providers.openai import OpenAIProvider, _client, aclose_clients
-from core.errors import UpstreamError, UpstreamTimeout
-from core.text import count_message_tokens, count_tokens
 from tests.fake_upstream import SECRET_IN_ERROR_BODY, FakeUpstream, running_fake_upstream
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,8 +34,6 @@ __all__ = [
 ]
 
 PROVIDERS = ("local", "openai")
-# contract §8: money is kept with 8 decimal places.
-COST_QUANTUM = Decimal("0.00000001")
 _PER_MTOK = Decimal(1_000_000)
 
 
@@ -59,13 +57,13 @@ class ModelSpec:
     read_timeout: float = 60.0
     description: str = ""
 
-    def cost(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
-        """USD for this usage at the catalog prices, 8 decimal places, rounded half up."""
-        total = (
+    def price(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
+        """USD for this usage at the catalog prices, exact: billing rounds it to money
+        (``billing.money.usage_cost``)."""
+        return (
             Decimal(prompt_tokens) * self.input_price_per_mtok
             + Decimal(completion_tokens) * self.output_price_per_mtok
         ) / _PER_MTOK
-        return total.quantize(COST_QUANTUM, rounding=ROUND_HALF_UP)
 
     def api_key(self) -> str | None:
         """The upstream key from the environment, read per call so a rotated key is picked up."""

@@ -7,12 +7,11 @@ iterator at that point; the caller has the earlier deltas and bills them (contra
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from chat.catalog import ModelSpec
+from llm.catalog import ModelSpec
 
 __all__ = [
     "SAMPLING_FIELDS",
@@ -24,7 +23,6 @@ __all__ = [
     "GroundingItem",
     "Provider",
     "Usage",
-    "get_provider",
 ]
 
 # The sampling fields a caller may give (contract §6); providers forward these and no others.
@@ -113,32 +111,3 @@ class Provider(Protocol):
     async def complete(self, request: GenerationRequest) -> Completion: ...
 
     def stream(self, request: GenerationRequest) -> AsyncIterator[Delta | Finish]: ...
-
-
-_providers: dict[tuple[str, str | None], Provider] = {}
-_providers_lock = threading.Lock()
-
-
-def get_provider(model: ModelSpec) -> Provider:
-    """The provider for a catalog entry: one instance per provider kind and base_url per process."""
-    key = (model.provider, model.base_url)
-    provider = _providers.get(key)
-    if provider is not None:
-        return provider
-    with _providers_lock:
-        provider = _providers.get(key)
-        if provider is None:
-            # Imported here: both modules import this one for the dataclasses.
-            if model.provider == "local":
-                from chat.providers.local import LocalProvider
-
-                provider = LocalProvider()
-            elif model.provider == "openai":
-                from chat.providers.openai import OpenAIProvider
-
-                assert model.base_url is not None  # the catalog requires it for "openai"
-                provider = OpenAIProvider(model.base_url)
-            else:
-                raise ValueError(f"Unknown provider kind: {model.provider!r}")
-            _providers[key] = provider
-    return provider

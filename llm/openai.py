@@ -19,8 +19,10 @@ from typing import Any, NoReturn
 
 import aiohttp
 
-from chat.catalog import ModelSpec
-from chat.providers.base import (
+from core.errors import UpstreamError, UpstreamTimeout
+from core.text import count_message_tokens, count_tokens
+from llm.catalog import ModelSpec
+from llm.types import (
     SAMPLING_FIELDS,
     Completion,
     Delta,
@@ -28,8 +30,6 @@ from chat.providers.base import (
     GenerationRequest,
     Usage,
 )
-from core.errors import UpstreamError, UpstreamTimeout
-from core.text import count_message_tokens, count_tokens
 
 __all__ = ["OpenAIProvider", "aclose_clients", "build_payload"]
 

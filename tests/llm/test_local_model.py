@@ -8,8 +8,11 @@ from typing import Any
 
 import pytest
 
-from chat.catalog import ModelSpec
-from chat.providers import (
+from core.text import count_message_tokens, count_tokens
+from llm.catalog import ModelSpec
+from llm.local import LocalProvider, generate_reply
+from llm.providers import get_provider
+from llm.types import (
     Completion,
     Delta,
     Finish,
@@ -17,10 +20,7 @@ from chat.providers import (
     Grounding,
     GroundingItem,
     Usage,
-    get_provider,
 )
-from chat.providers.local import LocalProvider, generate_reply
-from core.text import count_message_tokens, count_tokens
 
 LOCAL = ModelSpec(
     id="nova-local",

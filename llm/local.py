@@ -19,14 +19,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chat.providers.base import (
-    Completion,
-    Delta,
-    Finish,
-    GenerationRequest,
-    Grounding,
-    Usage,
-)
 from core.text import (
     BM25,
     count_message_tokens,
@@ -35,6 +27,14 @@ from core.text import (
     terms,
     token_spans,
     truncate_tokens,
+)
+from llm.types import (
+    Completion,
+    Delta,
+    Finish,
+    GenerationRequest,
+    Grounding,
+    Usage,
 )
 
 __all__ = ["LocalProvider", "generate_reply"]

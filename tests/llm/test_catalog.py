@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core.checks import Error
 from django.test import override_settings
 
-from chat.catalog import (
+from billing.money import usage_cost
+from llm.catalog import (
     CatalogError,
     ModelSpec,
     check_catalog,
@@ -112,16 +113,16 @@ def test_choices_for_form_pickers(tmp_path):
 
 def test_cost_uses_both_prices_with_eight_decimal_places(tmp_path):
     model = load_catalog(write(tmp_path, FAKE_GPT))["fake-gpt"]
-    assert model.cost(1000, 500) == Decimal("0.00200000")
-    assert model.cost(0, 0) == Decimal("0E-8")
+    assert usage_cost(model, 1000, 500) == Decimal("0.00200000")
+    assert usage_cost(model, 0, 0) == Decimal("0E-8")
 
 
 def test_cost_rounds_half_up(tmp_path):
     text = FAKE_GPT.replace('"1.00"', '"0.005"').replace('"2.00"', '"0"')
     model = load_catalog(write(tmp_path, text))["fake-gpt"]
     # 1 token at $0.005 per million = 0.000000005 -> half up to 0.00000001.
-    assert model.cost(1, 0) == Decimal("0.00000001")
-    assert model.cost(1, 0).as_tuple().exponent == -8
+    assert usage_cost(model, 1, 0) == Decimal("0.00000001")
+    assert usage_cost(model, 1, 0).as_tuple().exponent == -8
 
 
 def test_numeric_prices_become_exact_decimals(tmp_path):
