@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,13 +18,23 @@ from accounts.services import (
 )
 from core.errors import ApiError
 
+# Django's admin and form classes take type arguments in django-stubs only, not at run time.
+if TYPE_CHECKING:
+    _UserAdmin = UserAdmin[User]
+    _ApiKeyForm = forms.ModelForm[ApiKey]
+    _ApiKeyAdmin = admin.ModelAdmin[ApiKey]
+else:
+    _UserAdmin = UserAdmin
+    _ApiKeyForm = forms.ModelForm
+    _ApiKeyAdmin = admin.ModelAdmin
+
 
 @admin.register(User)
-class NovaUserAdmin(UserAdmin):
+class NovaUserAdmin(_UserAdmin):
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
 
 
-class ApiKeyAdminForm(forms.ModelForm):
+class ApiKeyAdminForm(_ApiKeyForm):
     """The caps of ``accounts.services`` as form errors (the admin saves edits itself)."""
 
     class Meta:
@@ -53,7 +63,7 @@ class ApiKeyAdminForm(forms.ModelForm):
 
 
 @admin.register(ApiKey)
-class ApiKeyAdmin(admin.ModelAdmin):
+class ApiKeyAdmin(_ApiKeyAdmin):
     form = ApiKeyAdminForm
     list_display = (
         "prefix",

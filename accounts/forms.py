@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
@@ -11,13 +11,19 @@ from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import ApiKey, User
 
+# Django's form classes take type arguments in django-stubs only, not at run time.
+if TYPE_CHECKING:
+    _UserCreationForm = UserCreationForm[User]
+else:
+    _UserCreationForm = UserCreationForm
+
 
 def _rpm_limit_field(**kwargs: Any) -> forms.IntegerField:
     """Requests per minute, 1 to ``settings.MAX_KEY_RPM`` (read per form, not at import)."""
     return forms.IntegerField(min_value=1, max_value=settings.MAX_KEY_RPM, **kwargs)
 
 
-class SignupForm(UserCreationForm):
+class SignupForm(_UserCreationForm):
     """Username, optional email, password twice (Django's validators and uniqueness checks).
 
     The view never calls ``save()``: ``accounts.services.create_user`` creates the user, so

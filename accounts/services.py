@@ -1,12 +1,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from django.conf import settings
 from django.db import transaction
 
 from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, User, digest_key
-from billing.models import Balance
 from core.errors import InvalidRequest, NotFound
 
 
@@ -16,8 +16,25 @@ class IssuedKey:
     raw_key: str  # shown once, never stored
 
 
+class UserSetup(Protocol):
+    def __call__(self, *, user: User) -> object: ...
+
+
+# What apps above accounts create for every new user, registered from their AppConfig.ready()
+# (billing opens the balance): accounts calls them without importing those apps.
+_user_setups: list[UserSetup] = []
+
+
+def on_user_created(setup: UserSetup) -> None:
+    """Have :func:`create_user` call ``setup(user=...)`` for every user it creates, in the
+    transaction that creates the user."""
+    if setup not in _user_setups:
+        _user_setups.append(setup)
+
+
 def create_user(*, username: str, password: str | None = None, email: str = "") -> User:
-    """A user with an empty balance row, so money services never race to create it."""
+    """A new user, with the rows apps above accounts keep per user (see
+    :func:`on_user_created`): an empty balance, so money services never race to create it."""
     with transaction.atomic():
         user = User(username=username, email=email)
         if password:
@@ -25,7 +42,8 @@ def create_user(*, username: str, password: str | None = None, email: str = "") 
         else:
             user.set_unusable_password()
         user.save()
-        Balance.objects.create(user=user)
+        for setup in _user_setups:
+            setup(user=user)
     return user
 
 

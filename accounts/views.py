@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping
+from typing import Protocol, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -22,7 +23,6 @@ from accounts.services import (
     revoke_api_key,
     update_api_key,
 )
-from billing.selectors import get_balance
 from core.errors import ApiError, NotFound
 
 # Several backends are configured (axes first); a fresh sign-up is a plain model login.
@@ -68,15 +68,29 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form})
 
 
+class HomeSection(Protocol):
+    def __call__(self, *, user: User) -> Mapping[str, object]: ...
+
+
+# What apps above accounts add to the home page's context, registered from their
+# AppConfig.ready() (billing adds the balance): accounts reads them without importing those apps.
+_home_sections: list[HomeSection] = []
+
+
+def add_home_section(section: HomeSection) -> None:
+    """Have the home page merge ``section(user=...)`` into its template context."""
+    if section not in _home_sections:
+        _home_sections.append(section)
+
+
 @login_required
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    return render(
-        request,
-        "accounts/home.html",
-        {"balance": get_balance(user), "keys": user.api_keys.all()},
-    )
+    context: dict[str, object] = {"keys": user.api_keys.all()}
+    for section in _home_sections:
+        context.update(section(user=user))
+    return render(request, "accounts/home.html", context)
 
 
 @login_required

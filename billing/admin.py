@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -13,12 +13,20 @@ from accounts.models import User
 from billing.models import Balance, LedgerEntry, UsageRecord
 from billing.money import MAX_AMOUNT, QUANTUM, parse_amount
 from billing.services import top_up
+from core.admin import ReadOnlyAdminMixin
 from core.errors import ApiError
+
+# Django's admin classes take type arguments in django-stubs only, not at run time.
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = admin.ModelAdmin
 
 
 class TopUpForm(forms.Form):
-    # Checked by billing.money.parse_amount, as every way money enters is (issue 12 item 10);
-    # positivity and the balance's range are checked by the top_up service.
+    # Exact, as every amount a person types (docs/billing.md, "Ranges"): more than 8 decimal
+    # places or beyond the columns' range is a form error. Positivity and the balance's range
+    # are checked by the top_up service.
     amount = forms.CharField(
         max_length=50,
         widget=forms.NumberInput(attrs={"step": f"{QUANTUM:f}", "min": f"{QUANTUM:f}"}),
@@ -33,15 +41,8 @@ class TopUpForm(forms.Form):
             raise forms.ValidationError(exc.message) from None
 
 
-class _ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class _ReadOnly(ReadOnlyAdminMixin, _ModelAdmin):
+    """The ledger, usage and balances are records: top-ups go through the form below."""
 
 
 @admin.register(Balance)

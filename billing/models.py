@@ -1,13 +1,9 @@
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 
-MAX_DIGITS = 20
-DECIMAL_PLACES = 8
-ZERO = Decimal("0.00000000")
+from billing.money import DECIMAL_PLACES, MAX_DIGITS, ZERO
 
 
 class Balance(models.Model):

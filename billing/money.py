@@ -1,11 +1,8 @@
-"""What an amount of money must be to enter Nova (issue 12 item 10).
+"""Money in Nova, defined once: the columns' size, the smallest amount kept, rounding, and the
+checks an amount passes before it enters (docs/billing.md, "Prices and rounding" and "Ranges").
 
-Every money column is a ``DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES)``.
-SQLite stores a larger value without complaint but cannot read it back (Django's decimal
-converter raises), after which every read of that balance fails; PostgreSQL refuses it (a
-500). So every entry point (the billing services, the admin top-up form, the ``topup``,
-``create_api_key --balance`` and ``seed_demo --balance`` commands) checks amounts here first,
-and a top-up or adjustment that would push a balance out of range is refused.
+Nothing else rounds or parses money: services, admin, commands, selectors and the ``money``
+template filter all come here.
 """
 
 from __future__ import annotations
@@ -13,32 +10,52 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
-from billing.models import DECIMAL_PLACES, MAX_DIGITS
 from core.errors import InvalidRequest
 
 if TYPE_CHECKING:
     from llm.catalog import ModelSpec
 
+# Every money column is a DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES).
+MAX_DIGITS = 20
+DECIMAL_PLACES = 8
 QUANTUM = Decimal(1).scaleb(-DECIMAL_PLACES)  # 0.00000001 USD, the smallest amount kept
+ZERO = Decimal(0).scaleb(-DECIMAL_PLACES)  # 0.00000000
 # The largest magnitude of an amount or a balance: 999999999999 USD, the columns' whole-dollar
 # range. Not 999999999999.99999999: SQLite keeps these columns as 64-bit floats, which Django
 # reads back at 15 significant digits, so that value comes back as 10**12 and no longer fits.
 MAX_AMOUNT = Decimal(10) ** (MAX_DIGITS - DECIMAL_PLACES) - 1
 
 
-def to_money(amount: Decimal) -> Decimal:
-    """``amount`` rounded half up to the smallest amount kept (``QUANTUM``)."""
-    return amount.quantize(QUANTUM, rounding=ROUND_HALF_UP)
+def _shown(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:40]}..."
+
+
+def _finite(value: Decimal | str | int, *, param: str) -> Decimal:
+    """``value`` as a Decimal; InvalidRequest (with ``param``) unless it is a finite number."""
+    if isinstance(value, Decimal):
+        amount = value
+    else:
+        try:
+            amount = Decimal(str(value).strip())
+        except (InvalidOperation, ValueError):
+            raise InvalidRequest(f"'{_shown(value)}' is not a valid amount.", param=param) from None
+    if not amount.is_finite():
+        raise InvalidRequest(f"'{_shown(value)}' is not a valid amount.", param=param)
+    return amount
+
+
+def to_money(amount: Decimal | str | int) -> Decimal:
+    """``amount`` rounded half up to ``QUANTUM``, the one rounding of money in Nova.
+
+    Raises InvalidRequest (``param`` "amount") when ``amount`` is not a finite number.
+    """
+    return _finite(amount, param="amount").quantize(QUANTUM, rounding=ROUND_HALF_UP)
 
 
 def usage_cost(model: ModelSpec, prompt_tokens: int, completion_tokens: int) -> Decimal:
     """What this usage of ``model`` costs, in money: its catalog price rounded half up."""
     return to_money(model.price(prompt_tokens, completion_tokens))
-
-
-def _shown(value: object) -> str:
-    text = str(value)
-    return text if len(text) <= 40 else f"{text[:40]}..."
 
 
 def parse_amount(
@@ -52,20 +69,15 @@ def parse_amount(
     program's computed amount, rounded half up), when a non-zero value rounds to zero. Zero
     itself and negative values are the caller's to accept or refuse.
     """
-    try:
-        amount = Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        raise InvalidRequest(f"'{_shown(value)}' is not a valid amount.", param=param) from None
-    if not amount.is_finite():
-        raise InvalidRequest(f"'{_shown(value)}' is not a valid amount.", param=param)
-    # Checked before quantize(): a huge value has more digits than the decimal context holds.
+    amount = _finite(value, param=param)
+    # Checked before rounding: a huge value has more digits than the decimal context holds.
     # MAX_AMOUNT is a whole number, so rounding what passes cannot take it past the limit.
     if abs(amount) > MAX_AMOUNT:
         raise InvalidRequest(
             f"'{_shown(value)}' is too large: an amount is at most {MAX_AMOUNT:f} USD.",
             param=param,
         )
-    rounded = amount.quantize(QUANTUM, rounding=ROUND_HALF_UP)
+    rounded = to_money(amount)
     if rounded != amount:
         if exact:
             raise InvalidRequest(

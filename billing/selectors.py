@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -10,7 +10,8 @@ from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from billing.models import ZERO, Balance, LedgerEntry, UsageRecord
+from billing.models import Balance, LedgerEntry, UsageRecord
+from billing.money import ZERO, to_money
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -45,7 +46,7 @@ class SpendRow(TypedDict):
 
 def _money(value: Decimal | None) -> Decimal:
     # SQLite's SUM of decimals comes back with more places than the column holds.
-    return (value or ZERO).quantize(ZERO)
+    return to_money(value or ZERO)
 
 
 def ledger_for(user: User) -> QuerySet[LedgerEntry]:
@@ -77,9 +78,22 @@ def daily_spend(
     return spend
 
 
-def _spend_rows(
-    rows: Iterable[Mapping[str, Any]], label: Callable[[Mapping[str, Any]], str]
+def _spend_by(
+    user: User, group: tuple[str, ...], label: Callable[[Mapping[str, Any]], str]
 ) -> list[SpendRow]:
+    """The user's all-time spend per distinct ``group`` of usage-record fields, most expensive
+    first (ties by the group's first field). One query."""
+    rows = (
+        UsageRecord.objects.filter(user=user)
+        .values(*group)
+        .annotate(
+            requests=Count("id"),
+            prompt=Sum("prompt_tokens"),
+            completion=Sum("completion_tokens"),
+            total=Sum("cost"),
+        )
+        .order_by("-total", group[0])
+    )
     return [
         SpendRow(
             label=label(row),
@@ -94,41 +108,19 @@ def _spend_rows(
 
 def spend_by_model(user: User) -> list[SpendRow]:
     """All-time spend per model, most expensive first. One query."""
-    rows = (
-        UsageRecord.objects.filter(user=user)
-        .values("model_id")
-        .annotate(
-            requests=Count("id"),
-            prompt=Sum("prompt_tokens"),
-            completion=Sum("completion_tokens"),
-            total=Sum("cost"),
-        )
-        .order_by("-total", "model_id")
-    )
-    return _spend_rows(rows, lambda row: row["model_id"])
+    return _spend_by(user, ("model_id",), lambda row: row["model_id"])
+
+
+def _key_label(row: Mapping[str, Any]) -> str:
+    if row["api_key_id"] is None:
+        return "deleted key"
+    return f"{row['api_key__prefix']}… {row['api_key__name'] or 'unnamed'}".strip()
 
 
 def spend_by_key(user: User) -> list[SpendRow]:
     """All-time spend per API key (a deleted key's usage under "deleted key"), most
     expensive first. One query: the key's name and prefix come from the join."""
-    rows = (
-        UsageRecord.objects.filter(user=user)
-        .values("api_key_id", "api_key__name", "api_key__prefix")
-        .annotate(
-            requests=Count("id"),
-            prompt=Sum("prompt_tokens"),
-            completion=Sum("completion_tokens"),
-            total=Sum("cost"),
-        )
-        .order_by("-total", "api_key_id")
-    )
-
-    def label(row: Mapping[str, Any]) -> str:
-        if row["api_key_id"] is None:
-            return "deleted key"
-        return f"{row['api_key__prefix']}… {row['api_key__name'] or 'unnamed'}".strip()
-
-    return _spend_rows(rows, label)
+    return _spend_by(user, ("api_key_id", "api_key__name", "api_key__prefix"), _key_label)
 
 
 def usage_records_for_export(user: User) -> QuerySet[UsageRecord]:

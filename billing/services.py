@@ -1,16 +1,19 @@
-"""Every write that moves money. Each runs in one transaction with the balance row locked."""
+"""Every write that moves money (docs/billing.md). Each runs in one transaction with the user's
+balance row locked and writes its ledger entry in that same transaction."""
 
 from __future__ import annotations
 
 import functools
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Model
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from billing.models import ZERO, Balance, Hold, LedgerEntry, UsageRecord
-from billing.money import QUANTUM, check_balance_in_range, parse_amount
+from billing.models import Balance, Hold, LedgerEntry, UsageRecord
+from billing.money import ZERO, check_balance_in_range, parse_amount, to_money
 from core.errors import InsufficientQuota, InvalidRequest
 
 if TYPE_CHECKING:
@@ -18,39 +21,50 @@ if TYPE_CHECKING:
     from conversations.models import Conversation
     from personas.models import Persona
 
-
-def to_money(value: Decimal | str | int) -> Decimal:
-    """Parse and quantise an amount to 8 decimal places; InvalidRequest when not a number."""
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, ValueError) as exc:
-        raise InvalidRequest(f"'{value}' is not a valid amount.", param="amount") from exc
-    if not amount.is_finite():
-        raise InvalidRequest(f"'{value}' is not a valid amount.", param="amount")
-    return amount.quantize(QUANTUM, rounding=ROUND_HALF_UP)
+# On PostgreSQL a hold and a charge are one statement each, the chat's hot path; elsewhere, or
+# with this switched off, they go through the ORM. Both paths write the same rows, and the
+# tests run each of them (tests/billing/test_services.py).
+ONE_STATEMENT_ON_POSTGRESQL = True
 
 
-def _locked_balance(user: User) -> Balance:
+def _in_one_statement() -> bool:
+    return ONE_STATEMENT_ON_POSTGRESQL and connection.vendor == "postgresql"
+
+
+def open_balance(*, user: User) -> Balance:
+    """The new user's balance row, at zero. ``accounts.services.create_user`` calls it for
+    every user it creates (registered in ``BillingConfig.ready``)."""
+    return Balance.objects.create(user=user)
+
+
+def _locked_balance(user_id: int) -> Balance:
     """The user's balance row, created if missing, locked until the transaction ends.
 
-    Must run inside transaction.atomic(): on PostgreSQL select_for_update() serialises
-    concurrent money movements of one user; SQLite serialises all writers anyway.
+    Raises TransactionManagementError outside ``transaction.atomic()``: there the lock would
+    end with its own statement, before the balance it guards is written. (PostgreSQL would
+    refuse ``select_for_update()`` in autocommit too; SQLite, which has no row locks, would
+    not.)
     """
+    if not connection.in_atomic_block:
+        raise TransactionManagementError(
+            "The balance row can only be locked inside transaction.atomic(): the lock must "
+            "last until the balance and its ledger entry are written."
+        )
     try:
-        return Balance.objects.select_for_update().get(user=user)
+        return Balance.objects.select_for_update().get(user_id=user_id)
     except Balance.DoesNotExist:
         pass
     try:
         with transaction.atomic():
-            Balance.objects.create(user=user, amount=ZERO)
+            Balance.objects.create(user_id=user_id, amount=ZERO)
     except IntegrityError:  # another transaction created it first
         pass
-    return Balance.objects.select_for_update().get(user=user)
+    return Balance.objects.select_for_update().get(user_id=user_id)
 
 
 def _move(
     *,
-    user: User,
+    user_id: int,
     kind: str,
     amount: Decimal,
     note: str = "",
@@ -58,13 +72,13 @@ def _move(
     created_by: User | None = None,
     release: Decimal = ZERO,
 ) -> LedgerEntry:
-    balance = _locked_balance(user)
+    balance = _locked_balance(user_id)
     check_balance_in_range(balance.amount + amount)
-    balance.amount = (balance.amount + amount).quantize(QUANTUM)
-    balance.reserved = (balance.reserved - release).quantize(QUANTUM)
+    balance.amount = to_money(balance.amount + amount)
+    balance.reserved = to_money(balance.reserved - release)
     balance.save(update_fields=["amount", "reserved", "updated_at"])
     return LedgerEntry.objects.create(
-        user=user,
+        user_id=user_id,
         kind=kind,
         amount=amount,
         balance_after=balance.amount,
@@ -85,10 +99,7 @@ def top_up(
     value = parse_amount(amount, exact=False)
     if value <= 0:
         raise InvalidRequest("A top-up amount must be positive.", param="amount")
-    with transaction.atomic():
-        return _move(
-            user=user, kind=LedgerEntry.Kind.TOPUP, amount=value, note=note, created_by=created_by
-        )
+    return _book(user=user, kind=LedgerEntry.Kind.TOPUP, amount=value, note=note, by=created_by)
 
 
 def adjust_balance(
@@ -102,14 +113,19 @@ def adjust_balance(
     value = parse_amount(amount, exact=False)
     if value == 0:
         raise InvalidRequest("An adjustment must not be zero.", param="amount")
+    return _book(
+        user=user, kind=LedgerEntry.Kind.ADJUSTMENT, amount=value, note=note, by=created_by
+    )
+
+
+def _book(*, user: User, kind: str, amount: Decimal, note: str, by: User | None) -> LedgerEntry:
+    """A top-up or an adjustment of ``amount`` (already checked), in its own transaction."""
     with transaction.atomic():
-        return _move(
-            user=user,
-            kind=LedgerEntry.Kind.ADJUSTMENT,
-            amount=value,
-            note=note,
-            created_by=created_by,
-        )
+        return _move(user_id=user.pk, kind=kind, amount=amount, note=note, created_by=by)
+
+
+class HoldSettled(Exception):
+    """The hold was already settled or released; nothing was written."""
 
 
 def charge_usage(
@@ -124,17 +140,17 @@ def charge_usage(
     conversation: Conversation | None = None,
     hold: Hold | None = None,
 ) -> UsageRecord:
-    """Write the usage record and deduct its exact cost, atomically, settling ``hold``.
+    """Write the usage record and deduct its cost (rounded half up to 8 places), atomically,
+    settling ``hold``; return the stored usage record.
 
     Callers that must store more in the same step (the messages of a chat) wrap this in
     their own transaction.atomic(); this block then becomes part of theirs. The balance may
-    end below zero: the tokens were generated, so they are owed (contract §8); the hold
-    placed at admission bounds by how much (:func:`place_hold`).
+    end below zero: the tokens were generated, so they are owed; the hold placed at admission
+    bounds by how much (docs/billing.md, "Holds").
 
     Raises :class:`HoldSettled`, writing nothing, when ``hold`` was already settled or
-    released: a request is charged at most once.
+    released: a request is charged at most once (docs/billing.md, "Charging exactly once").
     """
-    value = to_money(cost)
     usage = UsageRecord(
         user=user,
         api_key=api_key,
@@ -143,32 +159,34 @@ def charge_usage(
         conversation=conversation,
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
-        cost=value,
+        cost=to_money(cost),
     )
     note = f"{model_id}: {prompt_tokens} prompt + {completion_tokens} completion tokens"
-    if connection.vendor == "postgresql":
+    if _in_one_statement():
         charged = _charge_in_one_statement(usage, note=note, hold=hold)
-        if charged:
-            return usage
+        if charged is not None:
+            return charged
         if hold is not None:  # a hold exists only with a balance row: this one is gone
             raise HoldSettled(hold.pk)
+        # No balance row yet (never topped up): the ORM path creates it.
+    return _charge_with_orm(usage, note=note, hold=hold)
+
+
+def _charge_with_orm(usage: UsageRecord, *, note: str, hold: Hold | None) -> UsageRecord:
     with transaction.atomic():
+        # Settling deletes the hold first: when it is already gone, nothing else is written.
         if hold is not None and not Hold.objects.filter(pk=hold.pk).delete()[0]:
             raise HoldSettled(hold.pk)
         usage.save(force_insert=True)
         _move(
-            user=user,
+            user_id=usage.user_id,
             kind=LedgerEntry.Kind.CHARGE,
-            amount=-value,
+            amount=-usage.cost,
             note=note,
             usage=usage,
             release=hold.amount if hold is not None else ZERO,
         )
     return usage
-
-
-class HoldSettled(Exception):
-    """The hold was already settled or released; nothing was written."""
 
 
 def place_hold(
@@ -179,33 +197,39 @@ def place_hold(
     amount: Decimal,
     persona: Persona | None = None,
 ) -> Hold:
-    """Hold ``amount`` of the user's credit for a request about to be generated.
+    """Hold ``amount`` (rounded half up, at least zero) of the user's credit for a request
+    about to be generated; return the stored hold.
 
     Raises InsufficientQuota (402) unless the balance less what other requests in flight hold
     is positive. Every request's hold is the most it can cost, so however many run at once, a
     balance ends at worst one request's hold below zero: the one admitted last, while a little
-    credit was still free.
+    credit was still free (docs/billing.md, "Holds").
     """
-    value = to_money(amount)
     hold = Hold(
-        user=user, api_key=api_key, model_id=model_id, persona=persona, amount=max(value, ZERO)
+        user=user,
+        api_key=api_key,
+        model_id=model_id,
+        persona=persona,
+        amount=max(to_money(amount), ZERO),
     )
-    if connection.vendor == "postgresql":
-        placed = _hold_in_one_statement(hold)
-    else:
-        with transaction.atomic():
-            balance = _locked_balance(user)
-            placed = balance.amount - balance.reserved > 0
-            if placed:
-                balance.reserved = (balance.reserved + hold.amount).quantize(QUANTUM)
-                balance.save(update_fields=["reserved"])
-                hold.save(force_insert=True)
-    if not placed:
+    placed = _hold_in_one_statement(hold) if _in_one_statement() else _hold_with_orm(hold)
+    if placed is None:
         raise InsufficientQuota(
             "Your balance is not positive (or is held by requests in progress): top up to "
             "continue.",
             code="insufficient_quota",
         )
+    return placed
+
+
+def _hold_with_orm(hold: Hold) -> Hold | None:
+    with transaction.atomic():
+        balance = _locked_balance(hold.user_id)
+        if balance.amount - balance.reserved <= 0:
+            return None
+        balance.reserved = to_money(balance.reserved + hold.amount)
+        balance.save(update_fields=["reserved"])
+        hold.save(force_insert=True)
     return hold
 
 
@@ -215,19 +239,41 @@ def release_hold(hold: Hold) -> bool:
     with transaction.atomic():
         if not Hold.objects.filter(pk=hold.pk).delete()[0]:
             return False
-        balance = _locked_balance(hold.user)
-        balance.reserved = (balance.reserved - hold.amount).quantize(QUANTUM)
+        balance = _locked_balance(hold.user_id)
+        balance.reserved = to_money(balance.reserved - hold.amount)
         balance.save(update_fields=["reserved"])
     return True
 
 
+# --- The one-statement paths (PostgreSQL) ---
+# Only table and column names from the models' metadata, quoted, are formatted into the SQL;
+# every value is a parameter.
+
+
+def _columns(model: type[Model], table: str = "") -> str:
+    """The model's columns in the order ``Model.from_db`` takes its values."""
+    prefix = f"{table}." if table else ""
+    qn = connection.ops.quote_name
+    # A concrete field always has a column (the stubs allow None for the others).
+    return ", ".join(prefix + qn(cast(str, field.column)) for field in model._meta.concrete_fields)
+
+
+_M = TypeVar("_M", bound=Model)
+
+
+def _from_row(model: type[_M], row: tuple[Any, ...]) -> _M:
+    """The model instance a row of :func:`_columns` describes, as the ORM would load it."""
+    return model.from_db(
+        connection.alias, [field.attname for field in model._meta.concrete_fields], row
+    )
+
+
 @functools.cache
 def _hold_sql() -> str:
-    """One PostgreSQL statement for :func:`place_hold`: the UPDATE takes the balance row's lock
-    and checks what is free under it; the hold is inserted only when the update matched."""
+    """:func:`place_hold` in one statement: the UPDATE takes the balance row's lock and checks
+    what is free under it; the hold is inserted only when the update matched."""
     qn = connection.ops.quote_name
     balance, hold = qn(Balance._meta.db_table), qn(Hold._meta.db_table)
-    # Only table names from the models' metadata, quoted; every value is a parameter.
     return f"""
         WITH held AS (
             UPDATE {balance} SET reserved = reserved + %(amount)s
@@ -237,45 +283,40 @@ def _hold_sql() -> str:
         INSERT INTO {hold} (user_id, api_key_id, model_id, persona_id, amount, created_at)
         SELECT held.user_id, %(api_key_id)s, %(model_id)s, %(persona_id)s, %(amount)s, %(now)s
         FROM held
-        RETURNING id
+        RETURNING {_columns(Hold)}
     """  # noqa: S608
 
 
-def _hold_in_one_statement(hold: Hold) -> bool:
-    now = timezone.now()
+def _hold_in_one_statement(hold: Hold) -> Hold | None:
+    """The stored hold, or None (nothing written) when no credit is free."""
     params = {
         "user_id": hold.user_id,
         "api_key_id": hold.api_key_id,
         "model_id": hold.model_id,
         "persona_id": hold.persona_id,
         "amount": hold.amount,
-        "now": now,
+        "now": timezone.now(),
     }
     with connection.cursor() as cursor:
         cursor.execute(_hold_sql(), params)
         row = cursor.fetchone()
-    if row is None:
-        return False
-    hold.pk, hold.created_at = row[0], now
-    hold._state.adding, hold._state.db = False, connection.alias
-    return True
+    return None if row is None else _from_row(Hold, row)
 
 
 @functools.cache
 def _charge_sql(*, settles_hold: bool) -> str:
-    """One PostgreSQL statement doing what the ORM path of :func:`charge_usage` does.
+    """:func:`_charge_with_orm` in one statement.
 
     The UPDATE takes the balance row's lock, as ``select_for_update()`` does, and under READ
     COMMITTED re-reads the row a concurrent charge just committed, so ``RETURNING amount`` is
     the exact balance after this charge. The usage record and the ledger entry are inserted
-    from that row: with no balance row nothing at all is written.
+    from that row: with no balance row nothing at all is written. PostgreSQL runs every
+    data-modifying WITH to completion; the final SELECT returns the stored usage record.
     """
     qn = connection.ops.quote_name
-    balance, usage, ledger = (
-        qn(model._meta.db_table) for model in (Balance, UsageRecord, LedgerEntry)
+    balance, usage, ledger, hold = (
+        qn(model._meta.db_table) for model in (Balance, UsageRecord, LedgerEntry, Hold)
     )
-    # Only table names from the models' metadata, quoted; every value is a parameter.
-    hold = qn(Hold._meta.db_table)
     # Settling a hold deletes it first: when it is already gone, nothing else is written.
     moved = (
         f"""released AS (
@@ -302,22 +343,25 @@ def _charge_sql(*, settles_hold: bool) -> str:
                    %(conversation_id)s, %(prompt_tokens)s, %(completion_tokens)s, %(cost)s,
                    %(now)s
             FROM moved
-            RETURNING id
+            RETURNING {_columns(UsageRecord)}
+        ), entry AS (
+            INSERT INTO {ledger} (user_id, kind, amount, balance_after, note, usage_id,
+                                  created_by_id, created_at)
+            SELECT %(user_id)s, %(kind)s, %(amount)s, moved.amount, %(note)s, recorded.id,
+                   NULL, %(now)s
+            FROM moved, recorded
+            RETURNING usage_id
         )
-        INSERT INTO {ledger} (user_id, kind, amount, balance_after, note, usage_id,
-                              created_by_id, created_at)
-        SELECT %(user_id)s, %(kind)s, %(amount)s, moved.amount, %(note)s, recorded.id,
-               NULL, %(now)s
-        FROM moved, recorded
-        RETURNING usage_id
+        SELECT {_columns(UsageRecord, "recorded")}
+        FROM recorded JOIN entry ON entry.usage_id = recorded.id
     """  # noqa: S608
 
 
-def _charge_in_one_statement(usage: UsageRecord, *, note: str, hold: Hold | None) -> bool:
-    """Save ``usage`` and charge its cost on PostgreSQL in one round trip instead of six (the
-    chat hot path); False, with nothing written, when the user has no balance row yet (the ORM
-    path creates it) or ``hold`` is already settled."""
-    now = timezone.now()
+def _charge_in_one_statement(
+    usage: UsageRecord, *, note: str, hold: Hold | None
+) -> UsageRecord | None:
+    """``usage`` stored and its cost charged in one round trip instead of six; None, with
+    nothing written, when the user has no balance row yet or ``hold`` is already settled."""
     params: dict[str, Any] = {
         name: getattr(usage, name)
         for name in (
@@ -331,14 +375,14 @@ def _charge_in_one_statement(usage: UsageRecord, *, note: str, hold: Hold | None
             "cost",
         )
     }
-    params.update(amount=-usage.cost, kind=LedgerEntry.Kind.CHARGE.value, note=note[:200], now=now)
-    if hold is not None:
-        params["hold_id"] = hold.pk
+    params.update(
+        amount=-usage.cost,
+        kind=LedgerEntry.Kind.CHARGE.value,
+        note=note[:200],
+        now=timezone.now(),
+        hold_id=hold.pk if hold is not None else None,
+    )
     with connection.cursor() as cursor:
         cursor.execute(_charge_sql(settles_hold=hold is not None), params)
         row = cursor.fetchone()
-    if row is None:
-        return False
-    usage.pk, usage.created_at = row[0], now
-    usage._state.adding, usage._state.db = False, connection.alias
-    return True
+    return None if row is None else _from_row(UsageRecord, row)

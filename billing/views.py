@@ -1,5 +1,6 @@
 """Dashboard usage page: balance, ledger, spend per day (an SVG drawn here), per model and per
-key, and a CSV export of the usage records. Reads only, all through billing.selectors."""
+key, and a CSV export of the usage records; and the balance on the home page. Reads only, all
+through billing.selectors."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from billing.models import ZERO, UsageRecord
+from billing.models import UsageRecord
+from billing.money import ZERO
 from billing.selectors import (
     DailySpend,
     daily_spend,
@@ -63,6 +65,11 @@ class Bar:
     cost: Decimal
     requests: int
     label: str  # the day under the bar, on every seventh bar only
+
+
+def balance_section(*, user: User) -> dict[str, object]:
+    """The balance on the dashboard's home page (``accounts.views.home``)."""
+    return {"balance": get_balance(user)}
 
 
 def _user(request: HttpRequest) -> User:

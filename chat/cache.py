@@ -6,8 +6,8 @@ a column that every write to the persona or its training data bumps in the same 
 (``personas.services.bump_persona_revision``).
 
 Who may see the persona is never taken from this cache: the persona's visibility, owner and
-revision are read from the database on every request (on PostgreSQL in the key's own
-authentication query, ``core.auth``), and a snapshot is reused only when its revision is the
+revision are read from the database on every request (in the key's own authentication query,
+``chat.pipeline.admit``), and a snapshot is reused only when its revision is the
 current one. A cache that missed an update therefore cannot serve a persona made private or
 training data deleted: the row says so, whatever the cache holds.
 
@@ -22,18 +22,19 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
+from core.ids import parse_id
 from core.text import count_tokens
 from llm.types import Grounding
-from personas.models import Persona, TrainingDataItem
+from personas.models import Persona, TrainingDataItem, persona_visible, user_id_of
 from personas.prompting import (
     build_system_prompt,
     grounding_for,
     select_items,
     training_data_budget,
 )
-from personas.selectors import get_persona_for, parse_id, training_items_for
+from personas.selectors import get_persona_for, training_items_for
 
 __all__ = ["PersonaAccess", "PersonaSnapshot", "clear_persona_snapshots", "persona_for_chat"]
 
@@ -49,17 +50,15 @@ class PersonaAccess:
     owner_id: int | None
     revision: int
 
+    # The columns, in the order of the fields above.
+    FIELDS: ClassVar[tuple[str, ...]] = ("is_public", "owner_id", "revision")
+
     def is_visible_to(self, user_id: int | None) -> bool:
-        # The rule of personas.selectors.personas_visible_to: public, or the caller's own.
-        return self.is_public or (user_id is not None and self.owner_id == user_id)
+        return persona_visible(is_public=self.is_public, owner_id=self.owner_id, user_id=user_id)
 
     @classmethod
     def read(cls, persona_id: int) -> PersonaAccess | None:
-        row = (
-            Persona.objects.filter(pk=persona_id)
-            .values_list("is_public", "owner_id", "revision")
-            .first()
-        )
+        row = Persona.objects.filter(pk=persona_id).values_list(*cls.FIELDS).first()
         return cls(*row) if row is not None else None
 
 
@@ -163,7 +162,7 @@ def persona_for_chat(
     if pk is None:
         get_persona_for(user, persona_id)  # raises the canonical NotFound
     assert pk is not None
-    user_id = int(user.pk) if getattr(user, "is_authenticated", False) else None
+    user_id = user_id_of(user)
     if isinstance(access, Unread):
         access = PersonaAccess.read(pk)
     if access is None or not access.is_visible_to(user_id):

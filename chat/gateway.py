@@ -1,4 +1,4 @@
-"""The chat-completion POSTs served straight from ASGI, outside Django's request cycle.
+"""The chat-completion POSTs served straight from ASGI, outside Django's request handler.
 
 Under daphne, ``config.asgi`` puts :class:`ChatGateway` in front of Django. A POST to a
 chat-completion path is answered here; every other request goes to Django unchanged.
@@ -6,19 +6,19 @@ chat-completion path is answered here; every other request goes to Django unchan
 Why: for an async view, Django's ASGI handler costs more than Nova's whole chat pipeline. Each
 request gets a thread of its own (``ThreadSensitiveContext``), the request_started and
 request_finished signals each cross to it, and every ``MiddlewareMixin`` middleware crosses to
-it twice (``process_request`` and ``process_response``): about twenty thread hops per request
-that Bearer-key JSON never needed (see README, Performance).
+it twice: about twenty thread hops per request that Bearer-key JSON never needed (README,
+Performance).
 
-What stays the same as through Django: the request object (an ``ASGIRequest`` built from the
-same scope and body), the view code (``chat.api.serve_chat``), the error envelope
-(``core.middleware.api_exception_response``), the rate-limit headers, host validation, and the
-security headers with the HTTPS redirect (the hooks of the ``HEADER_MIDDLEWARE`` below, which
-do no I/O). What is skipped: sessions, CSRF, dashboard authentication, messages, the login
-throttle and the Content-Security-Policy (none apply to a key-authenticated JSON POST), URL
-resolution, and the request signals (no
-database connection is opened on the event loop: the work runs on ``core.asyncdb``'s threads).
-The Django view at the same URL still serves the test client and any server without this
-wrapper, through the same ``serve_chat``.
+What stays the same as through Django, by construction: the request object (an ``ASGIRequest``
+built from the same scope and body), the pipeline (``chat.pipeline.serve``, which the Django
+view at the same URL runs too), the error renderer (``core.errors.error_response``) and the edge
+middleware (``settings.EDGE_MIDDLEWARE``: security headers, the HTTPS redirect, the Host check,
+the rate-limit headers), run by ``core.middleware.EdgeChain`` from that one list. The body limit
+is Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, enforced while reading. What differs is I/O only:
+database work runs on ``core.asyncdb``'s threads, and a stream's first chunk is awaited before
+the status line, so a provider that fails at once is a JSON 502/504. Skipped: the site
+middleware (sessions, CSRF, login, messages, the Content-Security-Policy), URL resolution and
+the request signals.
 """
 
 from __future__ import annotations
@@ -27,19 +27,18 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import aclosing, suppress
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpResponseBase, StreamingHttpResponse
-from django.utils.module_loading import import_string
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 
-from chat.api import serve_chat
-from core.errors import bad_request, error_response, request_too_large
-from core.middleware import add_api_headers, api_exception_response
+from chat.pipeline import serve
+from core.asyncdb import on_db_threads
+from core.errors import request_too_large
+from core.middleware import EdgeChain
 
 __all__ = ["ChatGateway"]
 
@@ -56,21 +55,9 @@ App = Callable[..., Awaitable[None]]
 # "\Z", not "$": "$" also matches before a final newline ("/v1/chat/completions%0A").
 CHAT_PATH = re.compile(r"^/(?:api/)?v1/(agents/)?chat/completions/?\Z")
 
-# Middleware of settings.MIDDLEWARE whose hooks only read the request and set headers, so they
-# can run on the event loop; applied in settings order. (The Content-Security-Policy governs
-# HTML pages; these responses are JSON and event streams.)
-HEADER_MIDDLEWARE = (
-    "django.middleware.security.SecurityMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-)
-
 
 class _Disconnected(Exception):
     pass
-
-
-def _unexpected_response(request: Any) -> HttpResponseBase:
-    raise AssertionError("header middleware must not call the view")
 
 
 class ChatGateway:
@@ -78,11 +65,7 @@ class ChatGateway:
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self.header_middleware = [
-            import_string(path)(_unexpected_response)
-            for path in settings.MIDDLEWARE
-            if path in HEADER_MIDDLEWARE
-        ]
+        self.edge = EdgeChain()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
@@ -122,33 +105,40 @@ class ChatGateway:
     async def _respond(
         self, request: ASGIRequest, body: bytes | None, send: Send, *, persona_required: bool
     ) -> None:
-        response = self._before(request, body)
-        if response is None:
-            try:
-                response = await serve_chat(request, persona_required=persona_required)
-            except Exception as exc:
-                response = api_exception_response(request, exc)
-        response = add_api_headers(request, response)
-        for middleware in reversed(self.header_middleware):
-            if hasattr(middleware, "process_response"):
-                response = middleware.process_response(request, response)
+        async def view(request: HttpRequest) -> HttpResponseBase:
+            if body is None:
+                raise request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            response = await serve(
+                request, persona_required=persona_required, db=on_db_threads, committed=False
+            )
+            if isinstance(response, StreamingHttpResponse):
+                await _first_chunk_ahead(response)
+            return response
+
+        response = await self.edge(request, view)
         with suppress(asyncio.CancelledError):
             await _send_response(response, send)
 
-    def _before(self, request: ASGIRequest, body: bytes | None) -> HttpResponseBase | None:
-        """What Django checks before any view: the body size, the Host header, HTTPS."""
-        if body is None:
-            return error_response(request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
-        try:
-            request.get_host()  # CommonMiddleware's check: DisallowedHost outside ALLOWED_HOSTS
-        except DisallowedHost:
-            return error_response(bad_request())
-        for middleware in self.header_middleware:
-            if hasattr(middleware, "process_request"):
-                early: HttpResponseBase | None = middleware.process_request(request)
-                if early is not None:  # the HTTPS redirect
-                    return early
-        return None
+
+async def _first_chunk_ahead(response: StreamingHttpResponse) -> None:
+    """Wait for the body's first chunk before the status line is sent, so an error raised
+    before it (the provider failed at once) is answered as JSON rather than in a 200 stream."""
+    chunks = aiter(response.streaming_content)  # type: ignore[arg-type]
+    try:
+        first = await anext(chunks)
+    except StopAsyncIteration:
+        return
+    except BaseException:
+        await chunks.aclose()  # type: ignore[attr-defined]
+        raise
+
+    async def content() -> AsyncIterator[bytes]:
+        async with aclosing(chunks) as rest:  # type: ignore[type-var]
+            yield first
+            async for chunk in rest:
+                yield chunk
+
+    response.streaming_content = content()
 
 
 async def _read_body(receive: Receive) -> bytes | None:

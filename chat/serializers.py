@@ -1,4 +1,4 @@
-"""Request and response shapes of the chat completions endpoints (contract §6)."""
+"""Request and response shapes of the chat completions endpoints (docs/api.md, Chat completions)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ def _fail(param: str, message: str) -> serializers.ValidationError:
 
 
 @extend_schema_field(OpenApiTypes.INT64)
-class StrictIntegerField(serializers.Field):
-    """A JSON integer: no booleans, no strings, no floats (contract §6)."""
+class StrictIntegerField(serializers.Field[int, Any, int, Any]):
+    """A JSON integer within a signed 64-bit range. Booleans, strings of digits and floats
+    (even ``1.0``) are refused rather than coerced, as DRF's IntegerField would."""
 
     def __init__(self, *, min_value: int | None = None, **kwargs: Any) -> None:
         self.min_value = min_value
@@ -54,23 +55,27 @@ class StrictIntegerField(serializers.Field):
             raise serializers.ValidationError("is out of range.")
         return data
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: int) -> int:
         return value
 
 
 @extend_schema_field(OpenApiTypes.BOOL)
-class StrictBooleanField(serializers.Field):
+class StrictBooleanField(serializers.Field[bool, Any, bool, Any]):
+    """A JSON boolean: ``1``, ``"true"`` and the like are refused rather than coerced."""
+
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
             raise serializers.ValidationError("must be a boolean.", code="invalid_type")
         return data
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: bool) -> bool:
         return value
 
 
 @extend_schema_field(OpenApiTypes.STR)
-class StrictStringField(serializers.Field):
+class StrictStringField(serializers.Field[str, Any, str, Any]):
+    """A JSON string with some non-blank character."""
+
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             raise serializers.ValidationError("must be a string.", code="invalid_type")
@@ -78,29 +83,29 @@ class StrictStringField(serializers.Field):
             raise serializers.ValidationError("must not be blank.")
         return data
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: str) -> str:
         return value
 
 
-class ReasoningSerializer(serializers.Serializer):
+class ReasoningSerializer(serializers.Serializer[dict[str, Any]]):
     effort = serializers.ChoiceField(choices=REASONING_EFFORTS, required=False)
     max_tokens = StrictIntegerField(min_value=1, required=False)
     exclude = StrictBooleanField(required=False)
     enabled = StrictBooleanField(required=False)
 
 
-class StreamOptionsSerializer(serializers.Serializer):
+class StreamOptionsSerializer(serializers.Serializer[dict[str, Any]]):
     include_usage = StrictBooleanField(required=False)
 
 
-class ChatMessageSerializer(serializers.Serializer):
+class ChatMessageSerializer(serializers.Serializer[dict[str, Any]]):
     """Documentation shape of one message; validation happens in validate_messages."""
 
     role = serializers.ChoiceField(choices=GENERAL_ROLES)
     content = serializers.JSONField(help_text="A string, or an array of text and image_url parts.")
 
 
-class ChatCompletionRequestSerializer(serializers.Serializer):
+class ChatCompletionRequestSerializer(serializers.Serializer[dict[str, Any]]):
     """One serializer for persona chat and general chat; `persona_required` picks the rules."""
 
     persona_id = StrictIntegerField(required=False, min_value=1)
@@ -229,7 +234,8 @@ class ChatCompletionRequestSerializer(serializers.Serializer):
             raise _fail("model", "is required when no persona_id is given.")
         legacy = attrs.pop("reasoning_effort", None)
         if legacy is not None:
-            # Deprecated field (spec 4.1): converted to reasoning.effort unless both are given.
+            # OpenAI's older spelling: it becomes reasoning.effort, and an explicit
+            # reasoning.effort wins when both are given.
             attrs["reasoning"] = {"effort": legacy, **attrs.get("reasoning", {})}
         return attrs
 
@@ -245,32 +251,32 @@ def _valid_data_url(url: str) -> bool:
     return len(payload) > 0
 
 
-class PersonaSummarySerializer(serializers.Serializer):
+class PersonaSummarySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField()
 
 
-class AssistantMessageSerializer(serializers.Serializer):
+class AssistantMessageSerializer(serializers.Serializer[dict[str, Any]]):
     role = serializers.CharField(default="assistant")
     content = serializers.CharField()
     tool_calls = serializers.JSONField(allow_null=True)
     reasoning_content = serializers.CharField(allow_null=True)
 
 
-class ChoiceSerializer(serializers.Serializer):
+class ChoiceSerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
     message = AssistantMessageSerializer()
     finish_reason = serializers.ChoiceField(choices=["stop", "length"])
 
 
-class UsageSerializer(serializers.Serializer):
+class UsageSerializer(serializers.Serializer[dict[str, Any]]):
     prompt_tokens = serializers.IntegerField()
     completion_tokens = serializers.IntegerField()
     total_tokens = serializers.IntegerField()
 
 
-class ChatCompletionResponseSerializer(serializers.Serializer):
+class ChatCompletionResponseSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     object = serializers.CharField(default="chat.completion")
     created = serializers.IntegerField()
@@ -283,13 +289,13 @@ class ChatCompletionResponseSerializer(serializers.Serializer):
     conversation_id = serializers.IntegerField(allow_null=True)
 
 
-class PricingSerializer(serializers.Serializer):
+class PricingSerializer(serializers.Serializer[dict[str, Any]]):
     input_per_mtok = serializers.CharField()
     output_per_mtok = serializers.CharField()
     currency = serializers.CharField()
 
 
-class ModelEntrySerializer(serializers.Serializer):
+class ModelEntrySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     object = serializers.CharField()
     context_window = serializers.IntegerField()
@@ -298,6 +304,6 @@ class ModelEntrySerializer(serializers.Serializer):
     reasoning = serializers.BooleanField()
 
 
-class ModelListSerializer(serializers.Serializer):
+class ModelListSerializer(serializers.Serializer[dict[str, Any]]):
     object = serializers.CharField()
     data = ModelEntrySerializer(many=True)  # type: ignore[assignment]

@@ -1,8 +1,8 @@
 """The dashboard playground: chat with a persona or a model, the reply streaming in.
 
-Session auth and CSRF instead of a key; the same serializer and services as the API.
-Web conversations are saved with mode `personal` (own persona), `agents` (anyone else's
-persona) or `chat` (a plain model) and can be continued (issue 5 item 8).
+Session auth and CSRF instead of a key; the same serializer and pipeline (``chat.pipeline``) as
+the API. Web conversations are saved with mode `personal` (own persona), `agents` (anyone else's
+persona) or `chat` (a plain model) and can be continued.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from rest_framework.exceptions import ValidationError
 from accounts.models import User
 from billing.models import UsageRecord
 from billing.selectors import get_balance
+from chat.pipeline import prepare_chat, sse_response
 from chat.serializers import ChatCompletionRequestSerializer
-from chat.services import prepare_chat
-from chat.streaming import sse_response
 from conversations.models import Conversation, Message
-from core.errors import ApiError, InvalidRequest, error_response, from_drf_exception
+from core.asyncdb import in_caller_thread
+from core.errors import ApiError, InvalidRequest, error_response, known_error
 from core.parsers import check_json_depth
 from llm.catalog import get_catalog
 from personas.selectors import personas_visible_to
@@ -51,8 +51,10 @@ def playground(request: HttpRequest) -> HttpResponse:
     if request.GET.get("conversation"):
         conversation = _web_conversation(user, request.GET["conversation"])
         history = list(conversation.messages.exclude(role=Message.Role.SYSTEM).order_by("id"))
+    personas = list(personas_visible_to(user))
     context = {
-        "personas": personas_visible_to(user),
+        "personas": personas,
+        "owned_persona_ids": {p.pk for p in personas if p.is_owned_by(user.pk)},
         "models": list(get_catalog()),
         "conversation": conversation,
         "history": history,
@@ -88,7 +90,7 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
         try:
             serializer.is_valid(raise_exception=True)
         except ValidationError as exc:
-            raise from_drf_exception(exc) or InvalidRequest("Invalid request.") from exc
+            raise known_error(exc) or InvalidRequest("Invalid request.") from exc
         ctx = prepare_chat(
             user=user,
             api_key=None,
@@ -98,11 +100,12 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
         )
         if ctx.persona is not None:
             # The web mode follows ownership of the persona prepare_chat already loaded.
-            owned = ctx.persona.owner_id == user.pk
+            owned = ctx.persona.is_owned_by(user.pk)
             ctx.mode = Conversation.Mode.PERSONAL if owned else Conversation.Mode.AGENTS
     except ApiError as exc:
         return error_response(exc)
-    return sse_response(ctx)
+    # Django's handler sends the status line before the body starts: committed.
+    return sse_response(ctx, db=in_caller_thread, committed=True)
 
 
 @login_required

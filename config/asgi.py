@@ -18,11 +18,11 @@ from llm.catalog import validate_catalog_or_exit  # noqa: E402
 
 # daphne imports this module before it builds its server: from here on it parses HTTP with
 # config.server, which answers what Twisted refuses (oversized or malformed requests) with
-# the contract §3 envelope instead of a dropped connection or an HTML page (issue 12 item 11).
+# the JSON error envelope instead of a dropped connection or an HTML page.
 install_protocol()
 
 # System checks do not run under daphne: a bad catalog stops the server here, at start-up,
-# instead of failing requests later (issue 5 item 1).
+# instead of failing requests later (docs/api.md, Models and providers).
 validate_catalog_or_exit()
 
 # Chat-completion POSTs skip Django's request cycle (chat/gateway.py); the rest is Django's.

@@ -48,19 +48,25 @@ INSTALLED_APPS = [
     "moderation",
 ]
 
-MIDDLEWARE = [
+# Every request, the chat completions served by chat.gateway included (core.middleware,
+# EdgeChain): hooks only, no I/O. A middleware that must apply to the API goes here.
+EDGE_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "core.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
+    "django.middleware.common.CommonMiddleware",  # the Host check
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.middleware.ApiErrorMiddleware",
+]
+# The browser site: pages, forms, the dashboard's session login.
+SITE_MIDDLEWARE = [
+    "core.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+MIDDLEWARE = [*EDGE_MIDDLEWARE, *SITE_MIDDLEWARE]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = None
@@ -139,7 +145,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Request bodies above this are refused with a 413 envelope. Chat requests carry images as
 # base64 data URLs, so the limit is well above Django's 2.5 MB default.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=20 * 1024 * 1024)
-# Chats the database could not charge wait here, as files, until they are (chat/settlement.py).
+# Chats the database could not charge wait here, as files, until they are (chat/pipeline.py).
 PENDING_CHARGES_DIR = env.path("PENDING_CHARGES_DIR", default=VAR_DIR / "pending-charges")
 
 # --- Cache and channel layer ---
@@ -236,9 +242,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 # --- API ---
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["core.auth.ApiKeyAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.auth.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["core.ratelimit.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.auth.ApiKeyRateThrottle"],
     "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -22,13 +22,13 @@ urlpatterns = [
     path("readyz", core_views.readyz, name="readyz"),
     re_path(r"^api/schema/?\Z", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^api/docs/?\Z", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
-    # Contract §1: every API resource under both prefixes.
+    # Every API resource under both prefixes (docs/api.md, Endpoints).
     path("v1/", include(v1_urls)),
     path("api/v1/", include(v1_urls)),
     path("nova-api/v1/", include(conversations_api_urls)),
     path("api/nova-api/v1/", include(conversations_api_urls)),
-    # Anything else under an API prefix is a JSON 404 (contract §3), key or no key; "(?s:.*)"
-    # and "\Z" so that a path with a newline in it (".../completions%0A") is one too.
+    # Anything else under an API prefix is a JSON 404, key or no key; "(?s:.*)" and "\Z" so
+    # that a path with a newline in it (".../completions%0A") is one too.
     re_path(r"^(?:api|v1|nova-api)(?:/(?s:.*))?\Z", core_views.api_not_found),
     path("admin/", admin.site.urls),
     path("", include((accounts_web_urls, "accounts"))),

@@ -1,14 +1,22 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib import admin
-from django.http import HttpRequest
 
 from conversations.models import Conversation, Message
+from core.admin import ReadOnlyAdminMixin
+
+# Django's admin classes take type arguments in django-stubs only, not at run time.
+if TYPE_CHECKING:
+    _MessageInline = admin.TabularInline[Message, Conversation]
+    _ConversationAdmin = admin.ModelAdmin[Conversation]
+else:
+    _MessageInline = admin.TabularInline
+    _ConversationAdmin = admin.ModelAdmin
 
 
-class MessageInline(admin.TabularInline):
+class MessageInline(ReadOnlyAdminMixin, _MessageInline):
     """A conversation's messages, read-only: history is a record, not a draft."""
 
     model = Message
@@ -19,18 +27,9 @@ class MessageInline(admin.TabularInline):
     can_delete = False
     show_change_link = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(_ConversationAdmin):
     list_display = ("id", "title", "user", "mode", "persona", "model_id", "updated_at")
     list_filter = ("mode", "updated_at")
     search_fields = ("user__username", "user__email", "mode", "title")

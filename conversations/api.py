@@ -1,4 +1,4 @@
-"""Conversation history API (spec 4.5, 4.6; contract §11): thin viewset over the selectors.
+"""Conversation history API (docs/conversations.md): a thin viewset over the selectors.
 
 Routes are relative to the ``nova-api/v1/`` mount (config/urls.py serves them under
 /nova-api/v1/ and /api/nova-api/v1/), each with and without a trailing slash.
@@ -139,7 +139,7 @@ def _user(request: Request) -> User:
         responses={204: None, **error_responses(401, 404, 429)},
     ),
 )
-class ConversationViewSet(viewsets.GenericViewSet):
+class ConversationViewSet(viewsets.GenericViewSet[Conversation]):
     serializer_class = ConversationSummarySerializer
 
     def get_queryset(self) -> QuerySet[Conversation]:

@@ -6,6 +6,8 @@ from django.db import models
 from core.models import TimestampedModel
 
 TITLE_MAX_LENGTH = 200
+# The history API names conversation 42 "conv_42"; chat responses name it 42.
+PUBLIC_ID_PREFIX = "conv_"
 
 
 class Conversation(TimestampedModel):
@@ -49,7 +51,17 @@ class Conversation(TimestampedModel):
 
     @property
     def public_id(self) -> str:
-        return f"conv_{self.pk}"
+        return f"{PUBLIC_ID_PREFIX}{self.pk}"
+
+
+# A chat with a persona continues only a persona conversation, and a chat without one only a
+# general conversation (docs/conversations.md, Continuing a conversation).
+PERSONA_MODES: tuple[str, ...] = (
+    Conversation.Mode.AGENTS,
+    Conversation.Mode.PERSONAL,
+    Conversation.Mode.API_AGENTS,
+)
+GENERAL_MODES: tuple[str, ...] = (Conversation.Mode.CHAT, Conversation.Mode.API)
 
 
 class Message(models.Model):

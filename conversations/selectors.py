@@ -1,4 +1,4 @@
-"""Reads of conversations that encode who may see what (contract §11).
+"""Reads of conversations that encode who may see what (docs/conversations.md).
 
 A conversation is visible to its owner only. Anything else (someone else's conversation, a
 missing one, an id that cannot be one) answers exactly like a missing conversation: NotFound.
@@ -6,14 +6,20 @@ missing one, an id that cannot be one) answers exactly like a missing conversati
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
-from conversations.models import Conversation, Message
+from conversations.models import (
+    GENERAL_MODES,
+    PERSONA_MODES,
+    PUBLIC_ID_PREFIX,
+    Conversation,
+    Message,
+)
 from core.errors import NotFound
+from core.ids import parse_id
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -23,20 +29,16 @@ __all__ = [
     "MODE_ALL",
     "MODE_FILTERS",
     "ConversationPage",
+    "continued_conversation",
+    "conversation_history",
     "conversations_of",
     "conversations_page",
     "get_conversation_for",
-    "parse_conversation_id",
 ]
 
 CONVERSATIONS_PAGE_SIZE = 20
 MODE_ALL = "all"
 MODE_FILTERS: tuple[str, ...] = (MODE_ALL, *Conversation.Mode.values)
-
-# "conv_42" or "42": ASCII digits only (int() would also take "٤٢" or " 42 "), and no more
-# than a bigint holds, so a huge number is a 404 rather than a database overflow.
-_ID_SHAPE = re.compile(r"^(?:conv_)?([0-9]{1,19})\Z")
-_MAX_ID = 2**63 - 1
 
 # The latest message of a conversation, as one column per field: every column is a correlated
 # subquery served by the (conversation, id) index, so a page stays a single query.
@@ -56,19 +58,6 @@ class ConversationPage:
     @property
     def page_count(self) -> int:
         return max(1, -(-self.total // self.page_size))
-
-
-def parse_conversation_id(value: Any) -> int | None:
-    """The primary key in "conv_42" or "42"; None when the value cannot be an id."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str) and (match := _ID_SHAPE.match(value)):
-        number = int(match.group(1))
-    else:
-        return None
-    return number if 0 < number <= _MAX_ID else None
 
 
 def conversations_of(user: User, *, mode: str = MODE_ALL) -> QuerySet[Conversation]:
@@ -140,9 +129,10 @@ def get_conversation_for(
     order.
 
     Raises NotFound when the id is malformed, when there is no such conversation and when it
-    belongs to someone else: the three are indistinguishable on purpose (contract §11).
+    belongs to someone else: the three are indistinguishable on purpose, so probing ids
+    reveals nothing.
     """
-    pk = parse_conversation_id(conversation_id)
+    pk = parse_id(conversation_id, prefix=PUBLIC_ID_PREFIX)
     conversation = None
     if pk is not None:
         conversations = Conversation.objects.filter(user=user, pk=pk)
@@ -156,3 +146,36 @@ def get_conversation_for(
             f"No conversation with id {str(conversation_id)[:40]!r}.", param="conversation_id"
         )
     return conversation
+
+
+def continued_conversation(
+    *, user: User, conversation_id: int, persona_id: int | None
+) -> Conversation:
+    """The conversation a chat continues: the user's own, of a persona mode with the same
+    persona when ``persona_id`` is given, of a general mode otherwise.
+
+    Raises NotFound (param ``conversation_id``) for anything else, someone else's conversation
+    included. Only the columns a chat needs are read.
+    """
+    modes = PERSONA_MODES if persona_id is not None else GENERAL_MODES
+    conversation = (
+        Conversation.objects.filter(pk=conversation_id, user=user, mode__in=modes)
+        .only("id", "persona_id", "mode", "user_id")
+        .first()
+    )
+    if conversation is None or (persona_id is not None and conversation.persona_id != persona_id):
+        raise NotFound(f"Conversation {conversation_id} not found.", param="conversation_id")
+    return conversation
+
+
+def conversation_history(conversation: Conversation) -> list[dict[str, Any]]:
+    """The conversation's user and assistant messages as chat messages (``{"role",
+    "content"}``) in the order they were written; system messages are left out. One query."""
+    return [
+        {"role": role, "content": content}
+        for role, content in Message.objects.filter(
+            conversation=conversation, role__in=(Message.Role.USER, Message.Role.ASSISTANT)
+        )
+        .order_by("id")
+        .values_list("role", "content")
+    ]

@@ -1,4 +1,4 @@
-"""Serializers for the conversation history API (spec 2.5, 4.5, 4.6; contract §11)."""
+"""Serializers for the conversation history API (docs/conversations.md)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from conversations.models import Conversation, Message
-from conversations.selectors import MODE_ALL, MODE_FILTERS, parse_conversation_id
+from conversations.models import PUBLIC_ID_PREFIX, Conversation, Message
+from conversations.selectors import MODE_ALL, MODE_FILTERS
+from core.ids import MAX_ID, parse_id
 
 __all__ = [
     "ConversationDetailSerializer",
@@ -25,25 +26,25 @@ __all__ = [
 
 
 def format_timestamp(value: datetime) -> str:
-    """Contract §11: UTC, always six fractional digits, trailing Z: 2026-11-22T15:33:43.123456Z."""
+    """UTC, always six fractional digits, trailing Z: 2026-11-22T15:33:43.123456Z."""
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "integer", "minimum": 1, "maximum": 2**63 - 1, "format": "int64"},
+            {"type": "integer", "minimum": 1, "maximum": MAX_ID, "format": "int64"},
             {"type": "string", "pattern": "^(conv_)?[0-9]{1,19}$"},
         ],
         "example": "conv_42",
     }
 )
-class ConversationIdField(serializers.Field):
+class ConversationIdField(serializers.Field[int, Any, Any, Any]):
     """A conversation id in any spelling the API hands out: "conv_42" (the history API's
     ``id``), "42" or 42 (chat's ``conversation_id``); validated as the number."""
 
     def to_internal_value(self, data: Any) -> int:
-        number = parse_conversation_id(data)
+        number = parse_id(data, prefix=PUBLIC_ID_PREFIX)
         if number is None:
             raise serializers.ValidationError(
                 'must be a conversation id: "conv_42", "42" or 42.', code="invalid"
@@ -59,7 +60,7 @@ class HistoryTimestampField(serializers.DateTimeField):
         return format_timestamp(value)
 
 
-class ConversationMessageSerializer(serializers.ModelSerializer):
+class ConversationMessageSerializer(serializers.ModelSerializer[Message]):
     created_at = HistoryTimestampField(read_only=True)
 
     class Meta:
@@ -78,7 +79,7 @@ class ConversationMessageSerializer(serializers.ModelSerializer):
         return data
 
 
-class _ConversationBaseSerializer(serializers.ModelSerializer):
+class _ConversationBaseSerializer(serializers.ModelSerializer[Conversation]):
     id = serializers.CharField(source="public_id", read_only=True, help_text='"conv_<id>"')
     created_at = HistoryTimestampField(read_only=True)
     updated_at = HistoryTimestampField(read_only=True)
@@ -108,7 +109,7 @@ class ConversationDetailSerializer(_ConversationBaseSerializer):
 
 
 @extend_schema_serializer(many=False)
-class ConversationListSerializer(serializers.Serializer):
+class ConversationListSerializer(serializers.Serializer[dict[str, Any]]):
     object = serializers.ChoiceField(choices=["list"])
     data = ConversationSummarySerializer(many=True)  # type: ignore[assignment]  # the field
     has_more = serializers.BooleanField()
@@ -120,7 +121,7 @@ class _QueryParamMixin:
     field_name: str | None
 
     def get_value(self, dictionary: Any) -> Any:
-        # DRF reads "?page=" as "not sent" (the default); the contract calls it not an integer.
+        # DRF reads "?page=" as "not sent" (the default); it is a page that is not an integer.
         return dictionary.get(self.field_name, serializers.empty)
 
 
@@ -140,7 +141,7 @@ class _QueryChoiceField(_QueryParamMixin, serializers.ChoiceField):
     pass
 
 
-class ConversationListQuerySerializer(serializers.Serializer):
+class ConversationListQuerySerializer(serializers.Serializer[dict[str, Any]]):
     mode = _QueryChoiceField(
         choices=MODE_FILTERS,
         required=False,

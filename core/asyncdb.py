@@ -3,8 +3,8 @@
 Django keeps one database connection per thread. Under ASGI, ``sync_to_async`` with the default
 ``thread_sensitive=True`` runs each request's ORM calls on a thread made for that request, so
 with ``CONN_MAX_AGE`` every request opened a new PostgreSQL connection (about 5 ms here) and the
-abandoned ones piled up until PostgreSQL refused clients. :func:`run_db` instead runs the work on
-a small fixed pool: each pool thread keeps its connection across requests.
+abandoned ones piled up until PostgreSQL refused clients. :func:`on_db_threads` instead runs the
+work on a small fixed pool: each pool thread keeps its connection across requests.
 
 Django's own connection upkeep (``close_old_connections`` on request start and finish) never runs
 on these threads, so :func:`_tend_connections` does it before each call: a connection past
@@ -17,9 +17,11 @@ opens its own connection, as before the pool, so a process holds at most ``DB_PO
 DB_THREADS`` connections, and a burst of other requests queueing for the pool cannot hold up
 chat, nor chat hold pool connections for as long as its threads live.
 
-When there is no ASGI request (the test client and other sync callers that reach an async view
-through ``async_to_sync``), the work runs in the caller's thread as ``sync_to_async`` normally
-does, so it sees that thread's transaction (the tests' rollback transaction).
+Which executor a request uses is its entry point's choice (:class:`DbExecutor`):
+``chat.gateway`` uses :func:`on_db_threads`; requests through Django's handler (the test client,
+the playground) use :func:`in_caller_thread`, which runs the work in the caller's thread as
+``sync_to_async`` normally does, so it sees that thread's transaction (the tests' rollback
+transaction).
 """
 
 from __future__ import annotations
@@ -31,13 +33,13 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-__all__ = ["DB_THREADS", "run_db"]
+__all__ = ["DB_THREADS", "DbExecutor", "in_caller_thread", "on_db_threads"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -106,17 +108,17 @@ def _tended(func: Callable[P, R]) -> Callable[P, R]:
     return call
 
 
-def run_db(func: Callable[P, R], *, pooled: bool) -> Callable[P, Coroutine[Any, Any, R]]:
-    """``sync_to_async(func)`` for ORM and cache work, e.g. ``await run_db(f, pooled=True)(x)``.
+class DbExecutor(Protocol):
+    """How an async caller runs a sync database function: ``await db(func)(*args)``."""
 
-    ``pooled``: on Nova's database threads (requests served under ASGI), with the caller's
-    context variables, through ``loop.run_in_executor`` directly (``sync_to_async``'s own
-    bookkeeping, for thread-sensitive calls and nested ``async_to_sync``, which this work never
-    uses, cost more than the hop itself); otherwise in the thread-sensitive executor, exactly as
-    plain ``sync_to_async`` would.
-    """
-    if not pooled:
-        return sync_to_async(func)
+    def __call__(self, func: Callable[P, R], /) -> Callable[P, Coroutine[Any, Any, R]]: ...
+
+
+def on_db_threads(func: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``func`` on Nova's database threads (requests served by ``chat.gateway``), with the
+    caller's context variables, through ``loop.run_in_executor`` directly: ``sync_to_async``'s
+    own bookkeeping (for thread-sensitive calls and nested ``async_to_sync``, which this work
+    never uses) cost more than the hop itself."""
     tended = _tended(func)
 
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -126,3 +128,10 @@ def run_db(func: Callable[P, R], *, pooled: bool) -> Callable[P, Coroutine[Any, 
         )
 
     return call
+
+
+def in_caller_thread(func: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``func`` in the thread-sensitive executor, exactly as plain ``sync_to_async``: for requests
+    served through Django's handler, whose database work must see the caller's connection and
+    transaction (the test client's)."""
+    return sync_to_async(func)

@@ -49,14 +49,19 @@ class CircuitBreaker:
     def state(self) -> State:
         return self._state
 
+    def _closed(self) -> bool:
+        # A call rather than a test of self._state where it is read twice (outside the lock,
+        # then under it): mypy would take the second read to be the first one's narrowed type.
+        return self._state is State.CLOSED
+
     def allow(self) -> bool:
         """May the caller use the dependency now? While half-open, True for the probe only."""
         # The common case reads one attribute without the lock: a request racing a state change
         # either makes one more call or skips one more, both harmless.
-        if self._state is State.CLOSED:
+        if self._closed():
             return True
         with self._lock:
-            if self._state is State.CLOSED:
+            if self._closed():
                 return True
             now = self._clock()
             if now < self._until:
@@ -67,10 +72,10 @@ class CircuitBreaker:
 
     def record_success(self) -> bool:
         """The dependency answered. True when this closed the breaker."""
-        if self._state is State.CLOSED:
+        if self._closed():
             return False
         with self._lock:
-            if self._state is State.CLOSED:
+            if self._closed():
                 return False
             self._state = State.CLOSED
             return True

@@ -1,7 +1,8 @@
-"""Nova's one error vocabulary and the contract §3 envelope.
+"""Nova's one error vocabulary and its JSON envelope (docs/api.md, Errors).
 
-Services raise these exceptions; DRF views, plain views and the middleware all render
-them through :func:`error_response`, so every API error has the same shape.
+Services raise these exceptions; the chat gateway, DRF views, plain views, the middleware and
+the 400/404/500 handlers all render them through :func:`error_response`, so every API error
+has the same shape: ``{"error": {"message", "type", "param", "code"}}``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseBase, JsonResponse
 from psycopg_pool import PoolTimeout
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.response import Response
 
 logger = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ def _renderable(text: str) -> str:
 def envelope(
     message: str, *, type: str, param: str | None = None, code: str | None = None
 ) -> ErrorEnvelope:
-    """The contract §3 body. Every error response is built here, so none fails to render."""
+    """The error body. Every error response is built here, so none fails to render."""
     return {
         "error": {
             "message": _renderable(message),
@@ -188,11 +188,32 @@ def envelope(
     }
 
 
-def error_response(error: ApiError) -> JsonResponse:
-    response = JsonResponse(error.envelope(), status=error.status)
+def error_response(error: ApiError | BaseException) -> JsonResponse:
+    """The one renderer of API errors: the envelope of ``error`` (an ApiError, or any raised
+    exception, translated by :func:`api_error`) as compact UTF-8 JSON, with its headers.
+
+    Used by the chat gateway, the middleware, the DRF exception handler and the 400/404/500
+    handlers, so every API error has the same body and headers wherever it was raised.
+    """
+    if not isinstance(error, ApiError):
+        error = api_error(error)
+    response = JsonResponse(
+        error.envelope(),
+        status=error.status,
+        json_dumps_params={"separators": (",", ":"), "ensure_ascii": False},
+    )
     for name, value in error.headers.items():
         response[name] = value
     return response
+
+
+def api_error(exc: BaseException) -> ApiError:
+    """The ApiError a raised exception is answered with; an unknown one is a logged 500."""
+    error = known_error(exc)
+    if error is None:
+        logger.exception("Unhandled error while serving an API request", exc_info=exc)
+        return ServerError(SERVER_ERROR_MESSAGE)
+    return error
 
 
 def _first_error(detail: Any, path: str = "") -> tuple[str | None, str, str | None]:
@@ -266,15 +287,18 @@ def database_unavailable(exc: BaseException) -> ServiceUnavailable | None:
     return ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE)
 
 
-def from_drf_exception(exc: Exception) -> ApiError | None:
+def known_error(exc: BaseException) -> ApiError | None:
     """Translate DRF's and Django's exceptions into ours; None for unknown ones."""
     if isinstance(exc, ApiError):
         return exc
     if (unavailable := database_unavailable(exc)) is not None:
         return unavailable
     if isinstance(exc, RequestDataTooBig):
-        # Raised by request.body while DRF parses: the same 413 as chat/gateway.py's.
+        # Raised by request.body past DATA_UPLOAD_MAX_MEMORY_SIZE.
         return request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, SuspiciousOperation):
+        # A Host outside ALLOWED_HOSTS and the like: Django refuses it before any view.
+        return bad_request()
     if isinstance(exc, drf_exceptions.ValidationError):
         param, message, code = _first_error(exc.detail)
         if param and not message.lower().startswith(param.split(".")[-1].split("[")[0].lower()):
@@ -313,23 +337,17 @@ def from_drf_exception(exc: Exception) -> ApiError | None:
     return None
 
 
-def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> HttpResponseBase:
     """DRF EXCEPTION_HANDLER: DRF's own handling first (rollback, headers), then the envelope."""
     # Imported here: rest_framework.views imports the authentication classes, which import us.
     from rest_framework.views import exception_handler as drf_exception_handler
     from rest_framework.views import set_rollback
 
     drf_response = drf_exception_handler(exc, dict(context))
-    error = from_drf_exception(exc)
-    if error is None:
-        logger.exception("Unhandled error in API view", exc_info=exc)
-        error = ServerError(SERVER_ERROR_MESSAGE)
     set_rollback()
-    response = Response(error.envelope(), status=error.status)
+    response = error_response(exc)
     if drf_response is not None:
         for name in ("WWW-Authenticate", "Retry-After", "Allow"):
-            if name in drf_response:
+            if name in drf_response and name not in response:
                 response[name] = drf_response[name]
-    for name, value in error.headers.items():
-        response[name] = value
     return response

@@ -13,7 +13,7 @@ __all__ = ["StrictNumberField"]
 
 
 @extend_schema_field(OpenApiTypes.DOUBLE)
-class StrictNumberField(serializers.Field):
+class StrictNumberField(serializers.Field[float, Any, Any, Any]):
     """A JSON number as a finite float: no booleans, no strings.
 
     JSON integers have no size limit, and ``float()`` of one past 1.8e308 raises OverflowError

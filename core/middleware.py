@@ -1,4 +1,16 @@
-"""JSON errors outside DRF for API paths, and the rate-limit headers on every API response."""
+"""The middleware: JSON errors and rate-limit headers on API paths, and the edge chain.
+
+``settings.MIDDLEWARE`` is ``EDGE_MIDDLEWARE`` followed by ``SITE_MIDDLEWARE``. The edge
+middleware apply to every request, the chat completions that ``chat.gateway`` serves outside
+Django's handler included: :class:`EdgeChain` runs exactly that list there. So a middleware that
+must apply to chat (headers, host validation, redirects) goes into ``EDGE_MIDDLEWARE`` and
+applies to chat without further code; the site middleware (sessions, CSRF, login, messages, the
+Content-Security-Policy) serve the browser pages. docs/architecture.md, Middleware.
+
+An edge middleware provides Django's hooks (``process_request``, ``process_response``,
+``process_exception``) and does no I/O in them: :class:`EdgeChain` calls them on the event loop.
+``core.apps`` checks both rules at start-up.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +20,15 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils.module_loading import import_string
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from core.errors import (
     DATABASE_UNAVAILABLE_MESSAGE,
-    SERVER_ERROR_MESSAGE,
-    ApiError,
-    ServerError,
     ServiceUnavailable,
-    bad_request,
-    database_unavailable,
     error_response,
     is_pool_timeout,
-    request_too_large,
 )
 from core.ratelimit import REQUEST_ATTRIBUTE
 
@@ -30,28 +36,11 @@ logger = logging.getLogger(__name__)
 
 API_PREFIXES = ("/v1/", "/api/", "/nova-api/")
 
+View = Callable[[HttpRequest], Awaitable[HttpResponseBase]]
+
 
 def is_api_path(path: str) -> bool:
     return path.startswith(API_PREFIXES) or path in ("/v1", "/api", "/nova-api")
-
-
-def api_exception_response(request: HttpRequest, exception: Exception) -> JsonResponse:
-    """The contract §3 envelope for an exception raised while serving an API request."""
-    if isinstance(exception, ApiError):
-        return error_response(exception)
-    if isinstance(exception, RequestDataTooBig):
-        return error_response(request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
-    if isinstance(exception, SuspiciousOperation):
-        return error_response(bad_request())
-    if is_pool_timeout(exception):
-        # A 503 the client may retry. One line, with the path, no traceback: under a burst it
-        # is logged for every request turned away.
-        logger.warning("No database connection from the pool for %s: %s", request.path, exception)
-        return error_response(ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE))
-    if (unavailable := database_unavailable(exception)) is not None:
-        return error_response(unavailable)
-    logger.exception("Unhandled error on %s", request.path, exc_info=exception)
-    return error_response(ServerError(SERVER_ERROR_MESSAGE))
 
 
 def add_api_headers(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
@@ -64,7 +53,11 @@ def add_api_headers(request: HttpRequest, response: HttpResponseBase) -> HttpRes
 
 
 class ApiErrorMiddleware:
-    """Sync and async capable, so async views are not pushed through a thread."""
+    """API paths: any exception as the JSON error envelope, and the rate-limit headers.
+
+    Sync and async capable, so async views are not pushed through a thread; an edge middleware
+    (its hooks do no I/O).
+    """
 
     sync_capable = True
     async_capable = True
@@ -78,19 +71,80 @@ class ApiErrorMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if self.is_async:
             return self.__acall__(request)
-        return add_api_headers(request, self.get_response(request))
+        return self.process_response(request, self.get_response(request))
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         response = await self.get_response(request)
+        return self.process_response(request, response)
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         return add_api_headers(request, response)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if not is_api_path(request.path):
             return None
-        return api_exception_response(request, exception)
+        if is_pool_timeout(exception):
+            # A 503 the client may retry. One line, with the path, no traceback: under a burst
+            # it is logged for every request turned away.
+            logger.warning(
+                "No database connection from the pool for %s: %s", request.path, exception
+            )
+            return error_response(ServiceUnavailable(DATABASE_UNAVAILABLE_MESSAGE))
+        return error_response(exception)
 
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):
+def _not_a_view(request: HttpRequest) -> HttpResponseBase:
+    raise RuntimeError("EdgeChain calls an edge middleware's hooks, never its get_response")
+
+
+class EdgeChain:
+    """``settings.EDGE_MIDDLEWARE`` around an async view, with Django's semantics: the
+    ``process_request`` hooks in order until one answers, the view, the ``process_exception``
+    hooks in reverse until one answers, then the ``process_response`` hooks of the middleware
+    whose ``process_request`` ran, in reverse. An exception a hook raises is answered as Django
+    answers it on API paths, by ``core.errors.error_response``.
+    """
+
+    def __init__(self) -> None:
+        self.middleware = [import_string(path)(_not_a_view) for path in settings.EDGE_MIDDLEWARE]
+
+    async def __call__(self, request: HttpRequest, view: View) -> HttpResponseBase:
+        response: HttpResponseBase | None = None
+        ran = 0
+        try:
+            for middleware in self.middleware:
+                ran += 1
+                if hasattr(middleware, "process_request"):
+                    response = middleware.process_request(request)
+                    if response is not None:
+                        break
+            if response is None:
+                response = await self._view(request, view)
+        except Exception as exc:
+            response = error_response(exc)
+        for middleware in reversed(self.middleware[:ran]):
+            if hasattr(middleware, "process_response"):
+                try:
+                    response = middleware.process_response(request, response)
+                except Exception as exc:
+                    response = error_response(exc)
+        return response
+
+    async def _view(self, request: HttpRequest, view: View) -> HttpResponseBase:
+        try:
+            return await view(request)
+        except Exception as exc:
+            for middleware in reversed(self.middleware):
+                if hasattr(middleware, "process_exception"):
+                    answer: HttpResponseBase | None = middleware.process_exception(request, exc)
+                    if answer is not None:
+                        return answer
+            return error_response(exc)
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  # untyped
     """WhiteNoise, able to run in an async middleware chain.
 
     WhiteNoise's middleware is sync-only, and one sync-only middleware makes Django wrap the

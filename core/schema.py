@@ -1,11 +1,11 @@
-"""OpenAPI pieces shared by every API: the contract §3 error envelope as one schema component.
+"""OpenAPI pieces shared by every API: the error envelope as one schema component.
 
 Use ``responses={200: FooSerializer, **error_responses(400, 401, 404, 429)}`` in
 ``@extend_schema`` so each operation documents the errors it can return, all pointing at the
 same ``ErrorResponse`` component.
 
 Importing this module also registers the ``Bearer`` security scheme for
-``core.auth.ApiKeyAuthentication``, so every key-protected operation documents it.
+``accounts.auth.ApiKeyAuthentication``, so every key-protected operation documents it.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ __all__ = [
 ]
 
 
-class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    """Contract §2: ``Authorization: Bearer sk-...``."""
+class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """API keys are sent as ``Authorization: Bearer sk-...``."""
 
-    target_class = "core.auth.ApiKeyAuthentication"
+    target_class = "accounts.auth.ApiKeyAuthentication"
     name = "ApiKey"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
@@ -38,7 +38,7 @@ class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
         }
 
 
-class ErrorBodySerializer(serializers.Serializer):
+class ErrorBodySerializer(serializers.Serializer[Any]):
     message = serializers.CharField(help_text="Human-readable description of the error.")
     type = serializers.CharField(
         help_text="invalid_request_error, authentication_error, insufficient_quota, "
@@ -52,7 +52,7 @@ class ErrorBodySerializer(serializers.Serializer):
     code = serializers.CharField(allow_null=True, help_text="Machine-readable error code.")
 
 
-class ErrorResponseSerializer(serializers.Serializer):
+class ErrorResponseSerializer(serializers.Serializer[Any]):
     error = ErrorBodySerializer()
 
 
@@ -170,7 +170,7 @@ def add_common_error_responses(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular post-processing hook: every operation documents the errors any API
-    request can meet (contract §3), whether or not its view listed them."""
+    request can meet, whether or not its view listed them."""
     for methods in result.get("paths", {}).values():
         for operation in methods.values():
             if not isinstance(operation, dict) or "responses" not in operation:

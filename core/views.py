@@ -33,10 +33,10 @@ _HEALTH_METHODS = ("GET", "HEAD")
 def _health_endpoint(
     view: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[[HttpRequest], HttpResponse]:
-    """GET and HEAD only; any other method gets the contract §3 JSON 405 with ``Allow``.
+    """GET and HEAD only; any other method gets the JSON 405 envelope with ``Allow``.
 
     CSRF-exempt: the endpoints change nothing, and without it a POST would meet Django's HTML
-    CSRF page before the method check (issue 12 item 10).
+    CSRF page (a 403) instead of the 405.
     """
 
     @functools.wraps(view)
@@ -82,7 +82,8 @@ def readyz(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt
 def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
-    """Unknown routes under the API prefixes: 404 whether or not a key was sent (contract §3)."""
+    """Unknown routes under the API prefixes: a JSON 404 whether or not a key was sent
+    (docs/api.md, Errors)."""
     return error_response(NotFound(f"Unknown API route: {request.method} {request.path}"))
 
 

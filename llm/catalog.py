@@ -1,9 +1,10 @@
-"""The model catalog (contract §7): which models exist, who serves them and what they cost.
+"""The model catalog: which models exist, who serves them and what they cost.
 
-The catalog is a TOML file read once per process. It is validated as a whole at start-up
-(``manage.py check`` through :func:`check_catalog`, the ASGI server through
-:func:`validate_catalog_or_exit`), so a bad entry stops the server instead of failing a request
-later. Every error names the file, the entry and the field.
+The catalog is a TOML file read once per process; its format and rules are in docs/api.md,
+Models and providers. It is validated as a whole at start-up (``manage.py check`` through
+:func:`check_catalog`, the ASGI server through :func:`validate_catalog_or_exit`), so a bad entry
+stops the server instead of failing a request later. Every error names the file, the entry and
+the field.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Providers raise only ``core.errors.UpstreamError`` / ``UpstreamTimeout``, with messages that
 never contain upstream keys or bodies. A stream that fails after some deltas raises from the
-iterator at that point; the caller has the earlier deltas and bills them (contract §8).
+iterator at that point; the caller has the earlier deltas and bills them, since a client is
+charged for every token it was sent.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ __all__ = [
     "Usage",
 ]
 
-# The sampling fields a caller may give (contract §6); providers forward these and no others.
+# The sampling fields a chat request may give; providers forward these and no others.
 SAMPLING_FIELDS = (
     "temperature",
     "max_tokens",

@@ -7,7 +7,7 @@ from the list (actions "Confirm" and "Overturn" on the selected items) or from a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -17,12 +17,26 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from accounts.models import User
+from core.admin import ReadOnlyAdminMixin
 from core.errors import ApiError
+from moderation.engine.vocabulary import DECISION_STATE, Decision
 from moderation.models import ModerationVerdict, ReviewItem
-from moderation.services import Decision, review_item
+from moderation.services import review_item
+
+# Django's admin and form classes are generic only in django-stubs: subscripting them at run
+# time needs django-stubs-ext, a development dependency. The checker sees the typed bases.
+if TYPE_CHECKING:
+    _ReviewItemInlineBase = admin.StackedInline[ReviewItem, ModerationVerdict]
+    _VerdictAdminBase = admin.ModelAdmin[ModerationVerdict]
+    _ReviewItemAdminBase = admin.ModelAdmin[ReviewItem]
+    _ReviewItemFormBase = forms.ModelForm[ReviewItem]
+else:
+    _ReviewItemInlineBase = admin.StackedInline
+    _VerdictAdminBase = _ReviewItemAdminBase = admin.ModelAdmin
+    _ReviewItemFormBase = forms.ModelForm
 
 
-class ReviewItemInline(admin.StackedInline):
+class ReviewItemInline(_ReviewItemInlineBase):
     model = ReviewItem
     fields = ("state", "reviewer", "reviewed_at", "note")
     readonly_fields = fields
@@ -33,7 +47,8 @@ class ReviewItemInline(admin.StackedInline):
 
 
 @admin.register(ModerationVerdict)
-class ModerationVerdictAdmin(admin.ModelAdmin):
+class ModerationVerdictAdmin(ReadOnlyAdminMixin, _VerdictAdminBase):
+    # Verdicts are a record of what was decided: nobody edits or adds them by hand.
     list_display = (
         "id",
         "created_at",
@@ -66,20 +81,10 @@ class ModerationVerdictAdmin(admin.ModelAdmin):
     raw_id_fields = ("user", "api_key")
     inlines = (ReviewItemInline,)
 
-    # Verdicts are a record of what was decided: nobody edits or adds them by hand.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ReviewItemAdminForm(forms.ModelForm):
+class ReviewItemAdminForm(_ReviewItemFormBase):
     decision = forms.ChoiceField(
-        choices=[("", "Leave pending"), ("confirm", "Confirm"), ("overturn", "Overturn")],
+        choices=[("", "Leave pending"), *((d, d.capitalize()) for d in DECISION_STATE)],
         required=False,
         help_text="Confirm the verdict, or overturn it (say why in the note).",
     )
@@ -89,8 +94,14 @@ class ReviewItemAdminForm(forms.ModelForm):
         fields = ("note",)
 
 
+# The sections of a review item's page.
+_VERDICT_FIELDS = ("verdict_link", "category", "action", "severity", "flags", "signals")
+_CONTENT_FIELDS = ("content", "policy", "instructions", "reason")
+_REVIEW_FIELDS = ("state", "reviewer", "reviewed_at")
+
+
 @admin.register(ReviewItem)
-class ReviewItemAdmin(admin.ModelAdmin):
+class ReviewItemAdmin(_ReviewItemAdminBase):
     form = ReviewItemAdminForm
     list_display = (
         "id",
@@ -115,29 +126,13 @@ class ReviewItemAdmin(admin.ModelAdmin):
     list_select_related = ("verdict", "verdict__user", "reviewer")
     raw_id_fields = ("verdict", "reviewer")
     actions = ("confirm_items", "overturn_items")
-    readonly_fields = (
-        "verdict_link",
-        "category",
-        "action",
-        "severity",
-        "flags",
-        "signals",
-        "reason",
-        "content",
-        "policy",
-        "instructions",
-        "state",
-        "reviewer",
-        "reviewed_at",
-    )
     fieldsets = (
-        (
-            "Verdict",
-            {"fields": ("verdict_link", "category", "action", "severity", "flags", "signals")},
-        ),
-        ("Content", {"fields": ("content", "policy", "instructions", "reason")}),
-        ("Review", {"fields": ("state", "reviewer", "reviewed_at", "decision", "note")}),
+        ("Verdict", {"fields": _VERDICT_FIELDS}),
+        ("Content", {"fields": _CONTENT_FIELDS}),
+        ("Review", {"fields": (*_REVIEW_FIELDS, "decision", "note")}),
     )
+    # Everything on the page is the record under review; an operator only decides and notes.
+    readonly_fields = (*_VERDICT_FIELDS, *_CONTENT_FIELDS, *_REVIEW_FIELDS)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -219,8 +214,7 @@ class ReviewItemAdmin(admin.ModelAdmin):
                 skipped += 1
             else:
                 done += 1
-        verb = "Confirmed" if decision == "confirm" else "Overturned"
-        self.message_user(request, f"{verb} {done} item(s).")
+        self.message_user(request, f"{DECISION_STATE[decision].label} {done} item(s).")
         if skipped:
             self.message_user(
                 request, f"Skipped {skipped} item(s) already reviewed.", level=messages.WARNING

@@ -1,7 +1,7 @@
-"""Moderation endpoints: Nova's verdict (spec 4.4) and the OpenAI-shaped `/v1/moderations`.
+"""Moderation endpoints: Nova's verdict and the OpenAI-shaped `/v1/moderations`.
 
-Both need a valid key and are rate-limited (the default DRF classes) but need no balance
-(contract §10).
+Both need a valid key and are rate-limited (the default DRF classes) but need no balance:
+moderation is never charged (docs/moderation.md, "Requests").
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from moderation.models import ModerationVerdict
 from moderation.serializers import (
     ModerationRequestSerializer,
     ModerationsRequestSerializer,
+    ModerationsResponse,
     ModerationsResponseSerializer,
     ModerationVerdictSerializer,
     openai_result,
@@ -82,7 +83,7 @@ class ModerationView(APIView):
         examples=MODERATION_EXAMPLES,
         description=(
             "Assess `content` against the built-in policy plus optional custom `policy` lines "
-            "and free-text `instructions`. Returns every field of the verdict (spec 2.4), "
+            "and free-text `instructions`. Returns every field of the verdict, "
             "`scores` per category and, for REDACT, `redacted_content`. Needs no balance. "
             "Verdicts that are uncertain or need escalation join the human review queue."
         ),
@@ -122,6 +123,9 @@ class ModerationsView(APIView):
             )
             for text in serializer.validated_data["input"]
         ]
-        return Response(
-            {"id": f"modr-{uuid.uuid4().hex}", "model": POLICY_VERSION, "results": results}
-        )
+        body: ModerationsResponse = {
+            "id": f"modr-{uuid.uuid4().hex}",
+            "model": POLICY_VERSION,
+            "results": results,
+        }
+        return Response(body)

@@ -1,4 +1,4 @@
-"""The optional LLM judge (issue 7 item 4): a second opinion from a catalog model.
+"""The optional LLM judge: a second opinion from a catalog model (docs/moderation.md, "LLM judge").
 
 Turned on by ``settings.MODERATION_MODEL`` naming a model of the catalog (``GET /v1/models``).
 It is consulted when:
@@ -13,8 +13,9 @@ and such content should not leave the process.
 
 The judge gets a system prompt that describes the categories, the custom policies and the
 instructions verbatim, and demands one JSON object (``JUDGE_SCHEMA``). Its answer is validated
-strictly: non-JSON, a missing or unknown field, a value outside the spec 2.4 vocabulary or a
-breach of a policy that was not given makes it **malformed**.
+strictly: non-JSON, a missing or unknown field, a value outside the vocabulary
+(`moderation.engine.vocabulary`) or a breach of a policy that was not given makes it
+**malformed**.
 
 Merging (`merge_verdicts`) never lowers what the engine found: the more severe severity,
 action and category win, signals are united, policy breaches named by the judge add
@@ -45,23 +46,18 @@ from core.errors import ApiError
 from llm.catalog import ModelSpec, get_catalog
 from llm.providers import get_provider
 from llm.types import Completion, GenerationRequest
-from moderation.engine import CATEGORIES, Policy, Verdict, apply_escalation
+from moderation.engine import Policy, Usage, Verdict, apply_escalation
 from moderation.engine.escalation import CATEGORY_PRIORITY as ENGINE_CATEGORY_PRIORITY
-from moderation.engine.verdict import Usage
+from moderation.engine.vocabulary import (
+    ACTIONS_BY_RESTRICTION,
+    AMBIGUITY_REASONS,
+    CATEGORIES,
+    SEVERITIES,
+    STATUSES,
+)
 
 logger = logging.getLogger(__name__)
 
-SEVERITIES: tuple[str, ...] = ("LOW", "MEDIUM", "HIGH", "CRITICAL")
-# Actions from the least to the most restrictive.
-ACTION_RANK: tuple[str, ...] = ("ALLOW", "LOG_ONLY", "REDACT", "BLOCK", "ESCALATE", "BANNED")
-STATUSES: tuple[str, ...] = ("ALLOWED", "DISALLOWED")
-AMBIGUITY_REASONS: tuple[str, ...] = (
-    "NONE",
-    "CONTEXT_MISSING",
-    "SATIRE",
-    "QUOTED_CONTENT",
-    "MIXED_SIGNALS",
-)
 # Which category names the verdict when the two disagree at the same severity: the engine's
 # own order, then SAFE.
 CATEGORY_PRIORITY: tuple[str, ...] = (*ENGINE_CATEGORY_PRIORITY, "SAFE")
@@ -96,7 +92,7 @@ JUDGE_SCHEMA: dict[str, Any] = {
         "status": {"enum": list(STATUSES)},
         "category": {"enum": list(CATEGORIES)},
         "severity": {"enum": list(SEVERITIES)},
-        "action": {"enum": list(ACTION_RANK)},
+        "action": {"enum": list(ACTIONS_BY_RESTRICTION)},
         "reason": {"type": "string", "minLength": 1, "maxLength": REASON_MAX_CHARS},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "uncertainty_flag": {"type": "boolean"},
@@ -301,7 +297,7 @@ def parse_answer(text: str, *, policies: list[Policy]) -> JudgeAnswer:
         status=enum("status", STATUSES),
         category=enum("category", CATEGORIES),
         severity=enum("severity", SEVERITIES),
-        action=enum("action", ACTION_RANK),
+        action=enum("action", ACTIONS_BY_RESTRICTION),
         reason=reason.strip(),
         confidence=float(confidence),
         uncertainty_flag=flag("uncertainty_flag"),
@@ -330,7 +326,7 @@ def merge_verdicts(
     """Combine the engine's verdict and the judge's answer, then apply the escalation rules."""
     category = _more_severe_category(engine, answer)
     severity = max(engine.severity, answer.severity, key=SEVERITIES.index)
-    action = max(engine.action, answer.action, key=ACTION_RANK.index)
+    action = max(engine.action, answer.action, key=ACTIONS_BY_RESTRICTION.index)
     by_number = {p.number: p for p in policies}
     breached = [n for n in answer.policy_breaches if f"POLICY_{n}" not in engine.detected_signals]
     judge_signals = [answer.category] if answer.category != "SAFE" else []

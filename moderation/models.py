@@ -1,4 +1,4 @@
-"""Recorded moderation verdicts and the human review queue (issue 7 item 6, contract §10).
+"""Recorded moderation verdicts and the review queue (docs/moderation.md, "What is stored").
 
 Every verdict is recorded as a `ModerationVerdict` **without the content**: only what the
 engine decided (category, action, severity, scores, signals, flags) and who asked. A verdict
@@ -15,42 +15,18 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from moderation.engine import vocabulary
+from moderation.engine.vocabulary import ALLOWED_ACTIONS
+
 if TYPE_CHECKING:
     from accounts.models import User
 
 
 class ModerationVerdict(models.Model):
-    class Category(models.TextChoices):
-        SAFE = "SAFE"
-        PROFANITY = "PROFANITY"
-        SPAM = "SPAM"
-        HARASSMENT = "HARASSMENT"
-        PII = "PII"
-        SEXUAL = "SEXUAL"
-        HATE_SPEECH = "HATE_SPEECH"
-        SELF_HARM = "SELF_HARM"
-        VIOLENCE = "VIOLENCE"
-        ILLEGAL = "ILLEGAL"
-        EXTREMISM = "EXTREMISM"
-        CHILD_SAFETY = "CHILD_SAFETY"
-
-    class Severity(models.TextChoices):
-        LOW = "LOW"
-        MEDIUM = "MEDIUM"
-        HIGH = "HIGH"
-        CRITICAL = "CRITICAL"
-
-    class Action(models.TextChoices):
-        ALLOW = "ALLOW"
-        BLOCK = "BLOCK"
-        REDACT = "REDACT"
-        ESCALATE = "ESCALATE"
-        LOG_ONLY = "LOG_ONLY"
-        BANNED = "BANNED"
-
-    class Status(models.TextChoices):
-        ALLOWED = "ALLOWED"
-        DISALLOWED = "DISALLOWED"
+    Category = vocabulary.Category
+    Severity = vocabulary.Severity
+    Action = vocabulary.Action
+    Status = vocabulary.Status
 
     class Endpoint(models.TextChoices):
         MODERATION = "moderation", "POST /v1/moderation"
@@ -98,11 +74,14 @@ class ModerationVerdict(models.Model):
                 condition=models.Q(confidence__gte=0, confidence__lte=1),
                 name="modverdict_confidence_range",
             ),
-            # contract §10: status is ALLOWED exactly when the action is ALLOW or LOG_ONLY.
+            # A verdict is ALLOWED exactly when its action lets the content through.
             models.CheckConstraint(
                 condition=(
-                    models.Q(status="ALLOWED", action__in=["ALLOW", "LOG_ONLY"])
-                    | (models.Q(status="DISALLOWED") & ~models.Q(action__in=["ALLOW", "LOG_ONLY"]))
+                    models.Q(status=vocabulary.Status.ALLOWED, action__in=list(ALLOWED_ACTIONS))
+                    | (
+                        models.Q(status=vocabulary.Status.DISALLOWED)
+                        & ~models.Q(action__in=list(ALLOWED_ACTIONS))
+                    )
                 ),
                 name="modverdict_status_matches_action",
             ),
@@ -117,10 +96,7 @@ class ModerationVerdict(models.Model):
 
 
 class ReviewItem(models.Model):
-    class State(models.TextChoices):
-        PENDING = "pending", "Pending"
-        CONFIRMED = "confirmed", "Confirmed"
-        OVERTURNED = "overturned", "Overturned"
+    State = vocabulary.ReviewState
 
     verdict = models.OneToOneField(
         ModerationVerdict, on_delete=models.CASCADE, related_name="review_item"
@@ -149,8 +125,11 @@ class ReviewItem(models.Model):
             # A decided item always says when it was decided; a pending one never does.
             models.CheckConstraint(
                 condition=(
-                    models.Q(state="pending", reviewed_at__isnull=True)
-                    | (~models.Q(state="pending") & models.Q(reviewed_at__isnull=False))
+                    models.Q(state=vocabulary.ReviewState.PENDING, reviewed_at__isnull=True)
+                    | (
+                        ~models.Q(state=vocabulary.ReviewState.PENDING)
+                        & models.Q(reviewed_at__isnull=False)
+                    )
                 ),
                 name="reviewitem_reviewed_at_matches_state",
             ),

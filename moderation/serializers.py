@@ -1,4 +1,4 @@
-"""Request and response shapes of the moderation endpoints (spec 2.4 / 4.4, contract §10).
+"""Request and response shapes of the moderation endpoints (docs/moderation.md, "Requests").
 
 Input is strict: strings must be JSON strings (no number or boolean coercion), unknown
 parameters are rejected, and every error names its field as `param` (``policy``, ``input[2]``).
@@ -13,7 +13,15 @@ from typing import Any, TypedDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from moderation.engine import CATEGORIES, PolicyParseError, Verdict, parse_policies
+from moderation.engine import PolicyParseError, Verdict, parse_policies
+from moderation.engine.verdict import UsageDict, VerdictDict
+from moderation.engine.vocabulary import (
+    ACTIONS,
+    AMBIGUITY_REASONS,
+    CATEGORIES,
+    SEVERITIES,
+    STATUSES,
+)
 
 CONTENT_MAX_CHARS = 100_000
 POLICY_MAX_CHARS = 10_000
@@ -24,11 +32,6 @@ MODERATIONS_MAX_TOTAL_CHARS = 200_000
 
 # A line that has the right shape but was still refused: its number is a duplicate.
 _POLICY_HEAD = re.compile(r"#policy ([1-9]\d{0,8}): *\S")
-
-SEVERITIES = ("LOW", "MEDIUM", "HIGH", "CRITICAL")
-ACTIONS = ("ALLOW", "BLOCK", "REDACT", "ESCALATE", "LOG_ONLY", "BANNED")
-STATUSES = ("ALLOWED", "DISALLOWED")
-AMBIGUITY_REASONS = ("NONE", "CONTEXT_MISSING", "SATIRE", "QUOTED_CONTENT", "MIXED_SIGNALS")
 
 # OpenAI's moderation categories, in the order its API lists them.
 OPENAI_CATEGORIES: tuple[str, ...] = (
@@ -53,9 +56,7 @@ def _fail(param: str, message: str, code: str = "invalid") -> serializers.Valida
     return serializers.ValidationError({param: [serializers.ErrorDetail(message, code=code)]})
 
 
-def _check_text(
-    value: Any, param: str, *, max_chars: int, allow_blank: bool
-) -> str:  # contract §10 limits
+def _check_text(value: Any, param: str, *, max_chars: int, allow_blank: bool) -> str:
     if not isinstance(value, str):
         raise _fail(param, f"{param} must be a string.", code="invalid_type")
     if not allow_blank and not value.strip():
@@ -81,7 +82,12 @@ def _policy_error(exc: PolicyParseError) -> str:
     )
 
 
-def _reject_unknown(data: dict[str, Any], known: tuple[str, ...]) -> None:
+def _check_body(data: Any, known: tuple[str, ...], required: str) -> dict[str, Any]:
+    """The body as a JSON object with only `known` parameters and the `required` one."""
+    if not isinstance(data, dict):
+        raise serializers.ValidationError(
+            {"non_field_errors": ["The request body must be a JSON object."]}
+        )
     for name in data:
         if name not in known:
             raise _fail(
@@ -90,9 +96,42 @@ def _reject_unknown(data: dict[str, Any], known: tuple[str, ...]) -> None:
                 f"(accepted: {', '.join(known)}).",
                 code="unknown_parameter",
             )
+    if required not in data:
+        raise serializers.ValidationError(
+            {required: [serializers.ErrorDetail(f"{required} is required.", code="required")]}
+        )
+    return data
 
 
-class ModerationRequestSerializer(serializers.Serializer):
+class ModerationRequest(TypedDict):
+    """The validated body of `POST /v1/moderation` (blank policy or instructions: None)."""
+
+    content: str
+    policy: str | None
+    instructions: str | None
+
+
+class ModerationsRequest(TypedDict):
+    """The validated body of `POST /v1/moderations`: the texts, in order."""
+
+    input: list[str]
+    model: str | None
+
+
+class OpenAIModerationResult(TypedDict):
+    flagged: bool
+    categories: dict[str, bool]
+    category_scores: dict[str, float]
+    category_applied_input_types: dict[str, list[str]]
+
+
+class ModerationsResponse(TypedDict):
+    id: str
+    model: str
+    results: list[OpenAIModerationResult]
+
+
+class ModerationRequestSerializer(serializers.Serializer[ModerationRequest]):
     """Text to moderate, optional custom policies and instructions; no other fields."""
 
     # The fields document the schema; to_internal_value checks them strictly, by hand.
@@ -123,17 +162,9 @@ class ModerationRequestSerializer(serializers.Serializer):
 
     FIELDS = ("content", "policy", "instructions")
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(
-                {"non_field_errors": ["The request body must be a JSON object."]}
-            )
-        _reject_unknown(data, self.FIELDS)
-        if "content" not in data:
-            raise serializers.ValidationError(
-                {"content": [serializers.ErrorDetail("content is required.", code="required")]}
-            )
-        validated: dict[str, Any] = {
+    def to_internal_value(self, data: Any) -> ModerationRequest:
+        data = _check_body(data, self.FIELDS, "content")
+        validated: ModerationRequest = {
             "content": _check_text(
                 data["content"], "content", max_chars=CONTENT_MAX_CHARS, allow_blank=False
             ),
@@ -157,14 +188,14 @@ class ModerationRequestSerializer(serializers.Serializer):
         return validated
 
 
-class ModerationUsageSerializer(serializers.Serializer):
+class ModerationUsageSerializer(serializers.Serializer[UsageDict]):
     prompt_tokens = serializers.IntegerField()
     completion_tokens = serializers.IntegerField()
     total_tokens = serializers.IntegerField()
 
 
-class ModerationVerdictSerializer(serializers.Serializer):
-    """The verdict of spec 2.4; every field is always present (contract §10)."""
+class ModerationVerdictSerializer(serializers.Serializer[VerdictDict]):
+    """A moderation verdict; every field is always present."""
 
     status = serializers.ChoiceField(
         choices=STATUSES, help_text="ALLOWED exactly when action is ALLOW or LOG_ONLY."
@@ -226,7 +257,7 @@ class ModerationInputField(serializers.JSONField):
     """`input` of the OpenAI-shaped endpoint (validated in ModerationsRequestSerializer)."""
 
 
-class ModerationsRequestSerializer(serializers.Serializer):
+class ModerationsRequestSerializer(serializers.Serializer[ModerationsRequest]):
     """OpenAI-compatible moderation request. Unknown fields are rejected."""
 
     # Checked by hand in to_internal_value, so each error names its path (input[2]).
@@ -243,16 +274,8 @@ class ModerationsRequestSerializer(serializers.Serializer):
 
     FIELDS = ("input", "model")
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(
-                {"non_field_errors": ["The request body must be a JSON object."]}
-            )
-        _reject_unknown(data, self.FIELDS)
-        if "input" not in data:
-            raise serializers.ValidationError(
-                {"input": [serializers.ErrorDetail("input is required.", code="required")]}
-            )
+    def to_internal_value(self, data: Any) -> ModerationsRequest:
+        data = _check_body(data, self.FIELDS, "input")
         model = data.get("model")
         if model is not None and not isinstance(model, str):
             raise _fail("model", "model must be a string.", code="invalid_type")
@@ -294,15 +317,15 @@ class ModerationsRequestSerializer(serializers.Serializer):
         return _check_text(item, param, max_chars=CONTENT_MAX_CHARS, allow_blank=False)
 
 
-class OpenAIModerationCategoriesSerializer(serializers.Serializer):
+class OpenAIModerationCategoriesSerializer(serializers.Serializer[dict[str, bool]]):
     """One boolean per OpenAI category (fields added below: their names hold '/' and '-')."""
 
 
-class OpenAIModerationScoresSerializer(serializers.Serializer):
+class OpenAIModerationScoresSerializer(serializers.Serializer[dict[str, float]]):
     """One score in [0, 1] per OpenAI category."""
 
 
-class OpenAIModerationInputTypesSerializer(serializers.Serializer):
+class OpenAIModerationInputTypesSerializer(serializers.Serializer[dict[str, list[str]]]):
     """Which input types each category was applied to (always ["text"])."""
 
 
@@ -314,14 +337,14 @@ for _name in OPENAI_CATEGORIES:
     )
 
 
-class OpenAIModerationResultSerializer(serializers.Serializer):
+class OpenAIModerationResultSerializer(serializers.Serializer[OpenAIModerationResult]):
     flagged = serializers.BooleanField()
     categories = OpenAIModerationCategoriesSerializer()
     category_scores = OpenAIModerationScoresSerializer()
     category_applied_input_types = OpenAIModerationInputTypesSerializer()
 
 
-class ModerationsResponseSerializer(serializers.Serializer):
+class ModerationsResponseSerializer(serializers.Serializer[ModerationsResponse]):
     id = serializers.CharField(help_text="modr-<hex>")
     model = serializers.CharField(help_text="The engine's policy version, e.g. nova-moderation-…")
     results = OpenAIModerationResultSerializer(many=True)
@@ -335,13 +358,6 @@ _VIOLENT_ILLICIT_SIGNALS = frozenset(
 )
 _SELF_HARM_INSTRUCTION_SIGNALS = frozenset({"SELF_HARM_INSTRUCTIONS"})
 _GRAPHIC_SIGNALS = frozenset({"GRAPHIC_VIOLENCE", "GORE"})
-
-
-class OpenAIModerationResult(TypedDict):
-    flagged: bool
-    categories: dict[str, bool]
-    category_scores: dict[str, float]
-    category_applied_input_types: dict[str, list[str]]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
@@ -12,14 +11,9 @@ from accounts.models import ApiKey, User
 from core.errors import InvalidRequest
 from core.text import storable_text
 from moderation.engine import PolicyParseError, Verdict, moderate, parse_policies
+from moderation.engine.vocabulary import DECISION_STATE, Decision
 from moderation.judge import ask_judge, judge_model, should_judge
 from moderation.models import ModerationVerdict, ReviewItem
-
-Decision = Literal["confirm", "overturn"]
-_DECISION_STATE: dict[str, str] = {
-    "confirm": ReviewItem.State.CONFIRMED,
-    "overturn": ReviewItem.State.OVERTURNED,
-}
 
 
 @dataclass(frozen=True)
@@ -82,12 +76,13 @@ def record_verdict(
 ) -> ModerationVerdict:
     """Record a verdict without its content; queue it, with the content, when it needs review.
 
-    Issue 7 item 6: the content (and the policy and instructions it was judged under) is
-    stored only on the ReviewItem, which exists only for verdicts with uncertainty_flag or
-    escalation_required. Its text goes through `storable_text` (NUL dropped, lone surrogates
-    replaced), so an unstorable character never costs the queue an item.
+    The content (and the policy and instructions it was judged under) is stored only on the
+    ReviewItem, which exists only for verdicts with uncertainty_flag or escalation_required
+    (docs/moderation.md, "What is stored"). The record keeps the verdict's values as the
+    client received them (confidence, scores and signals of `Verdict.to_dict()`).
     """
     policy_count = len(parse_policies(policy)) if policy else 0
+    answered = verdict.to_dict()
     with transaction.atomic():
         record = ModerationVerdict.objects.create(
             user=user,
@@ -98,13 +93,13 @@ def record_verdict(
             severity=verdict.severity,
             action=verdict.action,
             banned_days=verdict.banned_days,
-            confidence=round(float(verdict.confidence), 2),
+            confidence=answered["confidence"],
             uncertainty_flag=verdict.uncertainty_flag,
             ambiguity_reason=verdict.ambiguity_reason,
             escalation_required=verdict.escalation_required,
             auto_fail=verdict.auto_fail,
-            detected_signals=list(verdict.detected_signals),
-            scores={name: round(float(p), 4) for name, p in verdict.scores.items()},
+            detected_signals=answered["detected_signals"],
+            scores=answered["scores"],
             policy_version=verdict.policy_version,
             custom_policy_count=policy_count,
             judge_model=judge_model,
@@ -113,8 +108,8 @@ def record_verdict(
             created_at=verdict.timestamp,
         )
         if record.needs_review:
-            # Issue 12 item 5: content may hold NUL or a lone surrogate, which no database
-            # text column takes; the item is still queued, with those characters cleaned.
+            # The content may hold NUL or a lone surrogate, which no database text column
+            # takes: the item is still queued, with those characters cleaned.
             ReviewItem.objects.create(
                 verdict=record,
                 content=storable_text(content),
@@ -135,7 +130,7 @@ def review_item(
     InvalidRequest for an unknown decision or an item that was already decided. An empty
     note keeps the note the item has.
     """
-    state = _DECISION_STATE.get(decision)
+    state = DECISION_STATE.get(decision)
     if state is None:
         raise InvalidRequest("decision must be 'confirm' or 'overturn'.", param="decision")
     with transaction.atomic():

@@ -1,4 +1,4 @@
-"""Moderation routes, mounted by config/urls.py under /v1/ and /api/v1/ (contract §1)."""
+"""Moderation routes, mounted by config/urls.py under both API prefixes, /v1/ and /api/v1/."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -11,8 +12,17 @@ from core.errors import ApiError
 from personas.models import Persona, TrainingDataItem
 from personas.services import bump_persona_revision, set_persona_visibility
 
+# Django's admin classes take type arguments in django-stubs only, not at run time.
+if TYPE_CHECKING:
+    _ItemInline = admin.StackedInline[TrainingDataItem, Persona]
+    _PersonaAdmin = admin.ModelAdmin[Persona]
+    _ItemAdmin = admin.ModelAdmin[TrainingDataItem]
+else:
+    _ItemInline = admin.StackedInline
+    _PersonaAdmin = _ItemAdmin = admin.ModelAdmin
 
-class TrainingDataItemInline(admin.StackedInline):
+
+class TrainingDataItemInline(_ItemInline):
     model = TrainingDataItem
     extra = 0
     fields = ("type", "title", "content", "metadata")
@@ -20,7 +30,7 @@ class TrainingDataItemInline(admin.StackedInline):
 
 
 @admin.register(Persona)
-class PersonaAdmin(admin.ModelAdmin):
+class PersonaAdmin(_PersonaAdmin):
     list_display = ("id", "name", "owner", "category", "is_public", "default_model", "created_at")
     list_display_links = ("id", "name")
     list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "is_public", "category")
@@ -32,12 +42,18 @@ class PersonaAdmin(admin.ModelAdmin):
     actions = ("make_public", "make_private")
 
     # Edits made through the admin's own forms must invalidate cached prompts too.
-    def save_model(self, request: HttpRequest, obj: Persona, form: ModelForm, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Persona, form: ModelForm[Persona], change: bool
+    ) -> None:
         super().save_model(request, obj, form, change)
         bump_persona_revision(obj.pk)
 
     def save_formset(
-        self, request: HttpRequest, form: ModelForm, formset: BaseInlineFormSet, change: bool
+        self,
+        request: HttpRequest,
+        form: ModelForm[Persona],
+        formset: BaseInlineFormSet[TrainingDataItem, Persona, ModelForm[TrainingDataItem]],
+        change: bool,
     ) -> None:
         super().save_formset(request, form, formset, change)
         bump_persona_revision(form.instance.pk)
@@ -60,7 +76,8 @@ class PersonaAdmin(admin.ModelAdmin):
 
     @admin.action(description="Make selected personas private", permissions=["change"])
     def make_private(self, request: HttpRequest, queryset: QuerySet[Persona]) -> None:
-        builtins = [persona for persona in queryset if persona.is_builtin]
+        personas = list(queryset)
+        builtins = [persona for persona in personas if persona.is_builtin]
         if builtins:
             names = ", ".join(str(persona) for persona in builtins)
             self.message_user(
@@ -69,15 +86,15 @@ class PersonaAdmin(admin.ModelAdmin):
                 messages.WARNING,
             )
         changed = self._set_visibility(
-            request, queryset.filter(owner__isnull=False), is_public=False
+            request, [persona for persona in personas if not persona.is_builtin], is_public=False
         )
         self.message_user(request, f"{changed} persona(s) made private.", messages.SUCCESS)
 
     def _set_visibility(
-        self, request: HttpRequest, queryset: QuerySet[Persona], *, is_public: bool
+        self, request: HttpRequest, personas: Iterable[Persona], *, is_public: bool
     ) -> int:
         changed = 0
-        for persona in queryset:
+        for persona in personas:
             if persona.is_public == is_public:
                 continue
             try:
@@ -90,7 +107,7 @@ class PersonaAdmin(admin.ModelAdmin):
 
 
 @admin.register(TrainingDataItem)
-class TrainingDataItemAdmin(admin.ModelAdmin):
+class TrainingDataItemAdmin(_ItemAdmin):
     list_display = ("id", "persona", "type", "title", "updated_at")
     list_filter = ("type",)
     list_select_related = ("persona",)
@@ -98,15 +115,21 @@ class TrainingDataItemAdmin(admin.ModelAdmin):
     raw_id_fields = ("persona",)
     readonly_fields = ("created_at", "updated_at")
 
-    def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
+    def save_model(
+        self,
+        request: HttpRequest,
+        obj: TrainingDataItem,
+        form: ModelForm[TrainingDataItem],
+        change: bool,
+    ) -> None:
         super().save_model(request, obj, form, change)
         bump_persona_revision(obj.persona_id)
 
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+    def delete_model(self, request: HttpRequest, obj: TrainingDataItem) -> None:
         super().delete_model(request, obj)
         bump_persona_revision(obj.persona_id)
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[TrainingDataItem]) -> None:
         persona_ids = set(queryset.values_list("persona_id", flat=True))
         super().delete_queryset(request, queryset)
         for persona_id in persona_ids:

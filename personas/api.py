@@ -1,10 +1,13 @@
-"""Personas API (contract §4, §5): thin viewsets over personas.selectors and personas.services.
+"""Personas API (docs/personas.md): thin viewsets over personas.selectors and personas.services.
 
 Routes are relative to the ``v1/`` mount (config/urls.py serves them under /v1/ and /api/v1/),
 and each answers with and without a trailing slash, without redirects.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import URLPattern, URLResolver, re_path
@@ -159,7 +162,7 @@ _ITEM_RESPONSE_EXAMPLE = OpenApiExample("Item", value=_ITEM_EXAMPLE, response_on
         },
     ),
 )
-class PersonaViewSet(viewsets.GenericViewSet):
+class PersonaViewSet(viewsets.GenericViewSet[Persona]):
     serializer_class = PersonaSerializer
 
     def get_queryset(self) -> QuerySet[Persona]:
@@ -195,6 +198,34 @@ _OWNER_ONLY = (
 )
 
 
+def _item_operation(
+    summary: str,
+    description: str,
+    *,
+    parameters: list[OpenApiParameter],
+    status: int = 200,
+    request_examples: list[OpenApiExample] | None = None,
+) -> Callable[[Any], Any]:
+    """An owner-only operation that answers with one item; given request examples, it is a
+    write that takes a TrainingDataItemRequestSerializer body and may answer 400."""
+    body: dict[str, Any] = {}
+    errors: tuple[int, ...] = (401, 403, 404, 429)
+    if request_examples is not None:
+        body = {"request": TrainingDataItemRequestSerializer, "examples": request_examples}
+        errors = (400, *errors)
+    return extend_schema(
+        summary=summary,
+        tags=["personas"],
+        description=description + _OWNER_ONLY,
+        parameters=parameters,
+        **body,
+        responses={
+            status: OpenApiResponse(TrainingDataItemSerializer, examples=[_ITEM_RESPONSE_EXAMPLE]),
+            **error_responses(*errors),
+        },
+    )
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List a persona's training data",
@@ -215,57 +246,34 @@ _OWNER_ONLY = (
             **error_responses(401, 403, 404, 429),
         },
     ),
-    create=extend_schema(
-        summary="Add a training data item",
-        tags=["personas"],
-        description="Adds an item; it is injected into the persona's system prompt." + _OWNER_ONLY,
+    create=_item_operation(
+        "Add a training data item",
+        "Adds an item; it is injected into the persona's system prompt.",
         parameters=[_PERSONA_ID],
-        request=TrainingDataItemRequestSerializer,
-        examples=_ITEM_REQUEST_EXAMPLES,
-        responses={
-            201: OpenApiResponse(TrainingDataItemSerializer, examples=[_ITEM_RESPONSE_EXAMPLE]),
-            **error_responses(400, 401, 403, 404, 429),
-        },
+        status=201,
+        request_examples=_ITEM_REQUEST_EXAMPLES,
     ),
-    retrieve=extend_schema(
-        summary="Get a training data item",
-        tags=["personas"],
-        description="A `dataId` of another persona answers 404." + _OWNER_ONLY,
+    retrieve=_item_operation(
+        "Get a training data item",
+        "A `dataId` of another persona answers 404.",
         parameters=[_PERSONA_ID, _DATA_ID],
-        responses={
-            200: OpenApiResponse(TrainingDataItemSerializer, examples=[_ITEM_RESPONSE_EXAMPLE]),
-            **error_responses(401, 403, 404, 429),
-        },
     ),
-    partial_update=extend_schema(
-        summary="Update a training data item (partial)",
-        tags=["personas"],
-        description="Changes only the fields sent; the result is validated as a whole."
-        + _OWNER_ONLY,
+    partial_update=_item_operation(
+        "Update a training data item (partial)",
+        "Changes only the fields sent; the result is validated as a whole.",
         parameters=[_PERSONA_ID, _DATA_ID],
-        request=TrainingDataItemRequestSerializer,
-        examples=[
+        request_examples=[
             OpenApiExample(
                 "New content", value={"content": "Open 8:00 to 18:00."}, request_only=True
             )
         ],
-        responses={
-            200: OpenApiResponse(TrainingDataItemSerializer, examples=[_ITEM_RESPONSE_EXAMPLE]),
-            **error_responses(400, 401, 403, 404, 429),
-        },
     ),
-    update=extend_schema(
-        summary="Replace a training data item",
-        tags=["personas"],
-        description="Full replacement: `type` and `content` are required; an omitted `title` "
-        'becomes "" and an omitted `metadata` {}.' + _OWNER_ONLY,
+    update=_item_operation(
+        "Replace a training data item",
+        "Full replacement: `type` and `content` are required; an omitted `title` "
+        'becomes "" and an omitted `metadata` {}.',
         parameters=[_PERSONA_ID, _DATA_ID],
-        request=TrainingDataItemRequestSerializer,
-        examples=_ITEM_REQUEST_EXAMPLES,
-        responses={
-            200: OpenApiResponse(TrainingDataItemSerializer, examples=[_ITEM_RESPONSE_EXAMPLE]),
-            **error_responses(400, 401, 403, 404, 429),
-        },
+        request_examples=_ITEM_REQUEST_EXAMPLES,
     ),
     destroy=extend_schema(
         summary="Delete a training data item",
@@ -275,7 +283,7 @@ _OWNER_ONLY = (
         responses={204: None, **error_responses(401, 403, 404, 429)},
     ),
 )
-class TrainingDataViewSet(viewsets.GenericViewSet):
+class TrainingDataViewSet(viewsets.GenericViewSet[TrainingDataItem]):
     serializer_class = TrainingDataItemSerializer
 
     def get_queryset(self) -> QuerySet[TrainingDataItem]:

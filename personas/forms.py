@@ -141,6 +141,15 @@ class TrainingItemForm(NovaForm):
         metadata["question"] = self.cleaned_data.get("question", "")
         return metadata
 
+    def item_fields(self, item: TrainingDataItem | None = None) -> dict[str, Any]:
+        """The training-data service's keyword arguments: type, title and content, and
+        metadata when :meth:`metadata_for` sets it."""
+        fields = {name: self.cleaned_data[name] for name in ("type", "title", "content")}
+        metadata = self.metadata_for(item)
+        if metadata is not None:
+            fields["metadata"] = metadata
+        return fields
+
     @staticmethod
     def initial_for(item: TrainingDataItem) -> dict[str, Any]:
         return {

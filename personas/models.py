@@ -1,13 +1,19 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING, Self
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import GreaterThan, LessThanOrEqual
 
 from core.models import TimestampedModel
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 CONTENT_MAX_LENGTH = 10_000
 TITLE_MAX_LENGTH = 200
@@ -16,6 +22,49 @@ DEFAULT_MODEL_ID = "nova-local"
 
 def new_revision() -> int:
     return secrets.randbits(48)
+
+
+# --- Who may see and who owns a persona (docs/personas.md, Visibility) ---
+
+
+def user_id_of(user: AbstractBaseUser | AnonymousUser | None) -> int | None:
+    """The id of a signed-in user; None for an anonymous one (or no user at all)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return int(user.pk)
+
+
+def persona_owned(*, owner_id: int | None, user_id: int | None) -> bool:
+    """Whether the user owns the persona. Built-ins (no owner) are nobody's, and an anonymous
+    user (no id) owns nothing."""
+    return owner_id is not None and owner_id == user_id
+
+
+def persona_visible(*, is_public: bool, owner_id: int | None, user_id: int | None) -> bool:
+    """Whether the user may see the persona: it is public, or the user owns it.
+
+    The rule of :meth:`PersonaQuerySet.visible_to` for a row already read.
+    """
+    return is_public or persona_owned(owner_id=owner_id, user_id=user_id)
+
+
+def _owned_by(user_id: int | None) -> Q:
+    # persona_owned as a filter: a NULL owner equals no id, and an anonymous caller owns nothing.
+    return Q(owner_id=user_id) if user_id is not None else Q(pk__in=[])
+
+
+class PersonaQuerySet(models.QuerySet["Persona"]):
+    def visible_to(self, user: AbstractBaseUser | AnonymousUser | None) -> Self:
+        """The personas :func:`persona_visible` lets the user see (anonymous: public only)."""
+        return self.filter(Q(is_public=True) | _owned_by(user_id_of(user)))
+
+    def owned_by(self, user: AbstractBaseUser | AnonymousUser | None) -> Self:
+        """The personas :func:`persona_owned` says are the user's."""
+        return self.filter(_owned_by(user_id_of(user)))
+
+    def not_owned_by(self, user: AbstractBaseUser | AnonymousUser | None) -> Self:
+        """The personas that are not the user's: others' and the built-ins."""
+        return self.exclude(_owned_by(user_id_of(user)))
 
 
 class Persona(TimestampedModel):
@@ -41,6 +90,8 @@ class Persona(TimestampedModel):
     # ids) never matches a rendering cached for the old one.
     revision = models.PositiveBigIntegerField(default=new_revision, editable=False)
 
+    objects = PersonaQuerySet.as_manager()
+
     class Meta:
         ordering = ["id"]
         constraints = [
@@ -60,6 +111,12 @@ class Persona(TimestampedModel):
     @property
     def is_builtin(self) -> bool:
         return self.owner_id is None
+
+    def is_visible_to(self, user_id: int | None) -> bool:
+        return persona_visible(is_public=self.is_public, owner_id=self.owner_id, user_id=user_id)
+
+    def is_owned_by(self, user_id: int | None) -> bool:
+        return persona_owned(owner_id=self.owner_id, user_id=user_id)
 
 
 class TrainingDataItem(TimestampedModel):

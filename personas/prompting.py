@@ -1,4 +1,5 @@
-"""Training-data injection: the system prompt a persona sends to the model (contract §5).
+"""Training-data injection: the system prompt a persona sends to the model (docs/personas.md,
+Prompt building).
 
 The prompt is the persona's own system prompt, then a "Reference material" section holding its
 training data, each type in its own readable form (see :func:`render_item`).

@@ -1,21 +1,28 @@
-"""Reads of personas and training data that encode who may see what (contract §4, §5).
+"""Reads of personas and training data that encode who may see what.
 
-Visibility: a persona is visible to a user when it is public or the user owns it. Anything
-else answers exactly like a missing persona (404), so ids of private personas do not leak.
-Managing training data needs ownership on top: a persona the caller can see but does not own
-(someone else's public persona, or a built-in) is a 403.
+The rules are in docs/personas.md (Visibility, Training data) and in code once, in
+personas.models: :meth:`PersonaQuerySet.visible_to` for queries, :func:`persona_visible` and
+:func:`persona_owned` for a row already read. A persona the caller may not see answers exactly
+like a missing one (NotFound), so ids of private personas do not leak; managing training data
+needs ownership on top, and a persona the caller sees but does not own is PermissionDenied.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from core.errors import NotFound, PermissionDenied
-from personas.models import Persona, TrainingDataItem
+from core.ids import parse_id
+from personas.models import Persona, PersonaQuerySet, TrainingDataItem, user_id_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser | None
 
 __all__ = [
     "PERSONAS_PAGE_SIZE",
@@ -23,53 +30,20 @@ __all__ = [
     "get_owned_persona_for",
     "get_persona_for",
     "get_training_item_for",
-    "parse_id",
     "personas_page",
     "personas_visible_to",
     "training_items_for",
 ]
 
-# Ids are BigAutoFields: anything larger cannot exist, and PostgreSQL would reject the literal.
-_MAX_ID = 2**63 - 1
-_DIGITS = re.compile(r"[0-9]{1,19}")
 
-
-def parse_id(value: Any) -> int | None:
-    """A positive database id from a path segment or JSON value; None when it cannot be one.
-
-    Only ASCII digits with nothing around them are accepted (``int()`` would also take "١",
-    " 7 " or "7\\n", the last one from a path ending in %0A), and booleans are not integers
-    here.
-    """
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str) and _DIGITS.fullmatch(value):
-        number = int(value)
-    else:
-        return None
-    return number if 0 < number <= _MAX_ID else None
-
-
-def _user_id(user: Any) -> int | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return int(user.pk)
-
-
-def personas_visible_to(user: Any) -> QuerySet[Persona]:
+def personas_visible_to(user: AnyUser) -> PersonaQuerySet:
     """Every public persona plus the user's own private ones, ordered by id.
 
     Each row carries ``has_training_data`` (an EXISTS subquery, so listing costs one query
     whatever the number of rows). An anonymous user sees the public personas only.
     """
-    user_id = _user_id(user)
-    visible = Q(is_public=True)
-    if user_id is not None:
-        visible |= Q(owner_id=user_id)
     return (
-        Persona.objects.filter(visible)
+        Persona.objects.visible_to(user)
         .annotate(
             has_training_data=Exists(TrainingDataItem.objects.filter(persona_id=OuterRef("pk")))
         )
@@ -88,7 +62,7 @@ class PersonaPage:
 
 
 def personas_page(
-    user: Any,
+    user: AnyUser,
     *,
     page: int = 1,
     category: str | None = None,
@@ -102,21 +76,19 @@ def personas_page(
     if category:
         personas = personas.filter(category=category)
     if owned is not None:
-        user_id = _user_id(user)
-        mine = Q(owner_id=user_id) if user_id is not None else Q(pk__in=[])
-        personas = personas.filter(mine) if owned else personas.exclude(mine)
+        personas = personas.owned_by(user) if owned else personas.not_owned_by(user)
     total = personas.count()
     offset = (page - 1) * page_size
     rows = list(personas[offset : offset + page_size]) if offset < total else []
     return PersonaPage(personas=rows, total=total, has_more=offset + len(rows) < total)
 
 
-def get_persona_for(user: Any, persona_id: Any) -> Persona:
+def get_persona_for(user: AnyUser, persona_id: Any) -> Persona:
     """The persona with this id if ``user`` may see it.
 
     Raises NotFound when the id is malformed, when there is no such persona and when it is
-    private to someone else: the three cases are indistinguishable on purpose (contract §4).
-    The message names only the id the caller sent.
+    private to someone else: the three cases are indistinguishable on purpose, so probing ids
+    reveals nothing. The message names only the id the caller sent.
     """
     pk = parse_id(persona_id)
     persona = personas_visible_to(user).filter(pk=pk).first() if pk is not None else None
@@ -125,14 +97,14 @@ def get_persona_for(user: Any, persona_id: Any) -> Persona:
     return persona
 
 
-def get_owned_persona_for(user: Any, persona_id: Any) -> Persona:
+def get_owned_persona_for(user: AnyUser, persona_id: Any) -> Persona:
     """The persona if ``user`` owns it: what every training-data operation requires.
 
     Raises NotFound as :func:`get_persona_for` does, and PermissionDenied (403) when the
     persona is visible but not the user's: someone else's public persona or a built-in.
     """
     persona = get_persona_for(user, persona_id)
-    if persona.owner_id is None or persona.owner_id != _user_id(user):
+    if not persona.is_owned_by(user_id_of(user)):
         raise PermissionDenied("Only the persona's owner can read or change its training data.")
     return persona
 

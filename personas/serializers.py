@@ -1,4 +1,4 @@
-"""Serializers for the personas API (contract §4, §5).
+"""Serializers for the personas API (docs/personas.md).
 
 Input serializers only check JSON types, strictly (a number is not a string, a boolean is not a
 number); the rules on values live in ``personas.services`` so the dashboard obeys the same ones.
@@ -14,7 +14,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from personas.models import CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH, Persona, TrainingDataItem
+from personas.models import (
+    CONTENT_MAX_LENGTH,
+    TITLE_MAX_LENGTH,
+    Persona,
+    TrainingDataItem,
+    user_id_of,
+)
 from personas.services import METADATA_MAX_LENGTH, TRAINING_TYPES
 
 __all__ = [
@@ -58,8 +64,8 @@ class StrictCharField(serializers.CharField):
 # --- Personas ---
 
 
-class PersonaSerializer(serializers.ModelSerializer):
-    """A persona as listed: never its system prompt (contract §4)."""
+class PersonaSerializer(serializers.ModelSerializer[Persona]):
+    """A persona as listed: never its system prompt."""
 
     is_owned = serializers.SerializerMethodField(help_text="True when the caller owns it.")
     has_training_data = serializers.BooleanField(read_only=True)
@@ -83,8 +89,7 @@ class PersonaSerializer(serializers.ModelSerializer):
 
     def get_is_owned(self, persona: Persona) -> bool:
         request = self.context.get("request")
-        user = getattr(request, "user", None)
-        return bool(persona.owner_id is not None and persona.owner_id == getattr(user, "pk", None))
+        return persona.is_owned_by(user_id_of(getattr(request, "user", None)))
 
 
 class PersonaDetailSerializer(PersonaSerializer):
@@ -106,7 +111,7 @@ class PersonaDetailSerializer(PersonaSerializer):
 
 
 @extend_schema_serializer(many=False)
-class PersonaListSerializer(serializers.Serializer):
+class PersonaListSerializer(serializers.Serializer[dict[str, Any]]):
     object = serializers.ChoiceField(choices=["list"])
     data = PersonaSerializer(many=True)  # type: ignore[assignment]  # the field, not .data
     has_more = serializers.BooleanField(help_text="True when a later page holds more personas.")
@@ -114,7 +119,7 @@ class PersonaListSerializer(serializers.Serializer):
 
 
 @extend_schema_field(OpenApiTypes.BOOL)
-class _QueryBooleanField(serializers.Field):
+class _QueryBooleanField(serializers.Field[bool, Any, bool, Any]):
     default_error_messages = {"invalid": "Must be true or false."}
 
     def get_value(self, dictionary: Any) -> Any:
@@ -148,7 +153,7 @@ class _PageField(serializers.IntegerField):
         return int(data)
 
 
-class PersonaListQuerySerializer(serializers.Serializer):
+class PersonaListQuerySerializer(serializers.Serializer[dict[str, Any]]):
     page = _PageField(required=False, default=1, help_text="Page number, from 1 (50 a page).")
     category = serializers.CharField(
         required=False, allow_blank=True, help_text="Only personas of this category."
@@ -169,7 +174,7 @@ class PersonaListQuerySerializer(serializers.Serializer):
 # --- Training data ---
 
 
-class TrainingDataItemSerializer(serializers.ModelSerializer):
+class TrainingDataItemSerializer(serializers.ModelSerializer[TrainingDataItem]):
     persona_id = serializers.IntegerField(read_only=True)
     created_at = UtcDateTimeField(read_only=True)
     updated_at = UtcDateTimeField(read_only=True)
@@ -189,7 +194,7 @@ class TrainingDataItemSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TrainingDataItemRequestSerializer(serializers.Serializer):
+class TrainingDataItemRequestSerializer(serializers.Serializer[dict[str, Any]]):
     """POST and PUT take every field (type and content required); PATCH any subset."""
 
     type = serializers.ChoiceField(
@@ -213,6 +218,6 @@ class TrainingDataItemRequestSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(many=False)
-class TrainingDataListSerializer(serializers.Serializer):
+class TrainingDataListSerializer(serializers.Serializer[dict[str, Any]]):
     object = serializers.ChoiceField(choices=["list"])
     data = TrainingDataItemSerializer(many=True)  # type: ignore[assignment]  # the field, not .data

@@ -1,10 +1,10 @@
 """Every write to personas and their training data, and the rules those writes obey.
 
 The API, the dashboard, the admin and the ``create_persona`` command all call these functions,
-so the rules of contract §5 (and the persona field rules) live here once. A rule broken raises
-``core.errors.InvalidRequest`` whose ``param`` names the field as the API reports it (``name``,
-``default_temperature``, ``type``, ``content``, ``title``, ``metadata``, ``metadata.question``);
-a form can attach the message to the field of the same name.
+so the persona field rules and the training-data rules (docs/personas.md) live here once. A
+rule broken raises ``core.errors.InvalidRequest`` whose ``param`` names the field as the API
+reports it (``name``, ``default_temperature``, ``type``, ``content``, ``title``, ``metadata``,
+``metadata.question``); a form can attach the message to the field of the same name.
 
 Revisions
 ---------
@@ -103,7 +103,7 @@ def _is_utf8(value: str) -> bool:
     return True
 
 
-def _string(value: Any, param: str, *, max_length: int, blank: bool, strip: bool) -> str:
+def _string(value: object, param: str, *, max_length: int, blank: bool, strip: bool) -> str:
     if not isinstance(value, str):
         raise InvalidRequest(f"{param} must be a string.", param=param, code="invalid_type")
     if "\x00" in value or not _is_utf8(value):
@@ -170,7 +170,7 @@ def clean_persona_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
 def validate_training_item(
     *, type: Any, content: Any, title: Any = "", metadata: Any = None
 ) -> tuple[str, str, str, dict[str, Any]]:
-    """Check one training-data item as it will be stored (contract §5).
+    """Check one training-data item as it will be stored (docs/personas.md, Training data).
 
     Returns the normalised ``(type, content, title, metadata)``: a None title becomes "" and
     None metadata {}. Raises InvalidRequest with ``param`` ``type``, ``content``, ``title``,
@@ -251,7 +251,7 @@ def update_persona(*, persona: Persona, **fields: Any) -> Persona:
     if unknown:
         raise TypeError(f"update_persona() got unexpected fields: {', '.join(unknown)}")
     cleaned = clean_persona_fields(fields)
-    if persona.owner_id is None and cleaned.get("is_public") is False:
+    if persona.is_builtin and cleaned.get("is_public") is False:
         raise InvalidRequest("A built-in persona is always public.", param="is_public")
     with transaction.atomic():
         for field, value in cleaned.items():

@@ -7,7 +7,8 @@ private persona, and the edit pages of personas the user does not own.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,8 +20,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts.models import User
 from core.errors import ApiError, NotFound, PermissionDenied
 from personas import selectors, services
-from personas.forms import PersonaForm, TrainingItemForm
+from personas.forms import NovaForm, PersonaForm, TrainingItemForm
 from personas.models import Persona, TrainingDataItem
+
+_Written = TypeVar("_Written", Persona, TrainingDataItem)
 
 
 def _user(request: HttpRequest) -> User:
@@ -32,13 +35,11 @@ def _visible_persona(request: HttpRequest, persona_id: int) -> tuple[Persona, bo
     """The persona and whether the user owns it; 404 when the user may not see it."""
     user = _user(request)
     try:
-        return selectors.get_owned_persona_for(user, persona_id), True
-    except PermissionDenied:
-        pass
+        persona = selectors.get_persona_for(user, persona_id)
     except NotFound as exc:
         raise Http404(exc.message) from exc
-    # Visible but someone else's (or a built-in): read-only.
-    return selectors.get_persona_for(user, persona_id), False
+    # Someone else's public persona, or a built-in, is shown read-only.
+    return persona, persona.is_owned_by(user.pk)
 
 
 def _owned_persona(request: HttpRequest, persona_id: int) -> Persona:
@@ -57,6 +58,18 @@ def _owned_item(request: HttpRequest, persona_id: int, data_id: int) -> Training
         raise Http404(exc.message) from exc
 
 
+def _submit(request: HttpRequest, form: NovaForm, write: Callable[[], _Written]) -> _Written | None:
+    """What ``write`` (a service call) returns for a valid POST; None when the page must be
+    shown again: a GET, an invalid form, or a rule the service refused, shown on the form."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        return write()
+    except ApiError as exc:
+        form.add_service_error(exc)
+        return None
+
+
 def _add_form(request: HttpRequest) -> TrainingItemForm:
     wanted = request.GET.get("type", "")
     valid = {value for value, _ in TrainingDataItem.Type.choices}
@@ -73,23 +86,35 @@ def persona_list(request: HttpRequest) -> HttpResponse:
     mine: list[Persona] = []
     public: list[Persona] = []
     for persona in selectors.personas_visible_to(user):
-        (mine if persona.owner_id == user.pk else public).append(persona)
+        (mine if persona.is_owned_by(user.pk) else public).append(persona)
     return render(request, "personas/list.html", {"mine": mine, "public": public})
+
+
+def _persona_form(request: HttpRequest, persona: Persona | None) -> HttpResponse:
+    """The form page that creates a persona (``persona`` None) or edits the user's own."""
+    form = PersonaForm(
+        request.POST or None,
+        initial=PersonaForm.initial_for(persona) if persona is not None else None,
+        current_model=persona.default_model if persona is not None else None,
+    )
+
+    def write() -> Persona:
+        if persona is None:
+            return services.create_persona(owner=_user(request), **form.cleaned_data)
+        return services.update_persona(persona=persona, **form.cleaned_data)
+
+    saved = _submit(request, form, write)
+    if saved is not None:
+        done = "created" if persona is None else "saved"
+        messages.success(request, f"Persona “{saved.name}” {done}.")
+        return redirect("personas:detail", persona_id=saved.pk)
+    return render(request, "personas/form.html", {"form": form, "persona": persona})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def persona_create(request: HttpRequest) -> HttpResponse:
-    form = PersonaForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            persona = services.create_persona(owner=_user(request), **form.cleaned_data)
-        except ApiError as exc:
-            form.add_service_error(exc)
-        else:
-            messages.success(request, f"Persona “{persona.name}” created.")
-            return redirect("personas:detail", persona_id=persona.pk)
-    return render(request, "personas/form.html", {"form": form, "persona": None})
+    return _persona_form(request, None)
 
 
 @login_required
@@ -98,7 +123,7 @@ def persona_detail(request: HttpRequest, persona_id: int) -> HttpResponse:
     persona, is_owner = _visible_persona(request, persona_id)
     context: dict[str, Any] = {"persona": persona, "is_owner": is_owner}
     if is_owner:
-        # System prompt and training data are secret to the owner (contract §4).
+        # A persona's system prompt and training data are shown to its owner only.
         context["items"] = selectors.training_items_for(persona)
         context["add_form"] = _add_form(request)
     return render(request, "personas/detail.html", context)
@@ -107,21 +132,7 @@ def persona_detail(request: HttpRequest, persona_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def persona_edit(request: HttpRequest, persona_id: int) -> HttpResponse:
-    persona = _owned_persona(request, persona_id)
-    form = PersonaForm(
-        request.POST or None,
-        initial=PersonaForm.initial_for(persona),
-        current_model=persona.default_model,
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            persona = services.update_persona(persona=persona, **form.cleaned_data)
-        except ApiError as exc:
-            form.add_service_error(exc)
-        else:
-            messages.success(request, f"Persona “{persona.name}” saved.")
-            return redirect("personas:detail", persona_id=persona.pk)
-    return render(request, "personas/form.html", {"form": form, "persona": persona})
+    return _persona_form(request, _owned_persona(request, persona_id))
 
 
 @login_required
@@ -152,20 +163,14 @@ def persona_delete(request: HttpRequest, persona_id: int) -> HttpResponse:
 def training_add(request: HttpRequest, persona_id: int) -> HttpResponse:
     persona = _owned_persona(request, persona_id)
     form = TrainingItemForm(request.POST) if request.method == "POST" else _add_form(request)
-    if request.method == "POST" and form.is_valid():
-        try:
-            item = services.add_training_item(
-                persona=persona,
-                type=form.cleaned_data["type"],
-                title=form.cleaned_data["title"],
-                content=form.cleaned_data["content"],
-                metadata=form.metadata_for(),
-            )
-        except ApiError as exc:
-            form.add_service_error(exc)
-        else:
-            messages.success(request, f"Added {item.get_type_display().lower()} item.")
-            return redirect("personas:detail", persona_id=persona.pk)
+    item = _submit(
+        request,
+        form,
+        lambda: services.add_training_item(persona=persona, **form.item_fields()),
+    )
+    if item is not None:
+        messages.success(request, f"Added {item.get_type_display().lower()} item.")
+        return redirect("personas:detail", persona_id=persona.pk)
     return render(
         request, "personas/training_form.html", {"form": form, "persona": persona, "item": None}
     )
@@ -176,22 +181,12 @@ def training_add(request: HttpRequest, persona_id: int) -> HttpResponse:
 def training_edit(request: HttpRequest, persona_id: int, data_id: int) -> HttpResponse:
     item = _owned_item(request, persona_id, data_id)
     form = TrainingItemForm(request.POST or None, initial=TrainingItemForm.initial_for(item))
-    if request.method == "POST" and form.is_valid():
-        changes: dict[str, Any] = {
-            "type": form.cleaned_data["type"],
-            "title": form.cleaned_data["title"],
-            "content": form.cleaned_data["content"],
-        }
-        metadata = form.metadata_for(item)
-        if metadata is not None:
-            changes["metadata"] = metadata
-        try:
-            item = services.update_training_item(item=item, **changes)
-        except ApiError as exc:
-            form.add_service_error(exc)
-        else:
-            messages.success(request, "Training data saved.")
-            return redirect("personas:detail", persona_id=item.persona_id)
+    saved = _submit(
+        request, form, lambda: services.update_training_item(item=item, **form.item_fields(item))
+    )
+    if saved is not None:
+        messages.success(request, "Training data saved.")
+        return redirect("personas:detail", persona_id=saved.persona_id)
     return render(
         request,
         "personas/training_form.html",

@@ -1,4 +1,4 @@
-"""Run N identical daphne processes of Nova on one port (issue 8 item 3).
+"""Run N identical daphne processes of Nova on one port.
 
 The parent binds one listening socket per process on the same port (SO_REUSEPORT) and hands
 each to its child with ``daphne --fd``: the kernel spreads new connections over them, so no
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.migrate:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
     # Before serving: charge what a stopped process could not (pending-charge records) and
-    # release the holds of requests it left unfinished (chat/settlement.py).
+    # release the holds of requests it left unfinished (chat/pipeline.py).
     subprocess.run([sys.executable, "manage.py", "settle_holds"], cwd=ROOT, check=True)
     # The parent keeps every socket open, so connections wait in a slot's queue while its
     # process is being replaced.

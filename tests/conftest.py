@@ -12,9 +12,10 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiKey, User
 from billing.services import top_up
+from core.ratelimit import WINDOW_SECONDS, limiter
 from llm.catalog import reset_catalog_cache
 from personas.models import Persona, TrainingDataItem
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream, running_fake_upstream
 
 
@@ -38,17 +39,17 @@ def _clean_cache() -> Iterator[None]:
 
 @pytest.fixture
 def user(db: None) -> User:
-    return UserFactory(username="alice")
+    return UserFactory.create(username="alice")
 
 
 @pytest.fixture
 def other_user(db: None) -> User:
-    return UserFactory(username="charlie")
+    return UserFactory.create(username="charlie")
 
 
 @pytest.fixture
 def api_key(user: User) -> ApiKey:
-    return ApiKeyFactory(user=user)
+    return ApiKeyFactory.create(user=user)
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def funded_user(user: User) -> User:
 
 def client_for(key: ApiKey) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key.raw_key}")  # type: ignore[attr-defined]
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key(key)}")
     return client
 
 
@@ -80,7 +81,7 @@ def api_client(api_key: ApiKey) -> APIClient:
 
 @pytest.fixture
 def other_api_client(other_user: User) -> APIClient:
-    return client_for(ApiKeyFactory(user=other_user))
+    return client_for(ApiKeyFactory.create(user=other_user))
 
 
 @pytest.fixture
@@ -148,10 +149,38 @@ def upstream_catalog(
     reset_catalog_cache()
 
 
+class FakeClock:
+    """A clock that moves only when a test moves it (``now`` in seconds)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+# The start of a rate-limit window (a multiple of WINDOW_SECONDS), in seconds since the epoch.
+RATE_WINDOW_START = 1_800_000_000.0
+
+
 @pytest.fixture
-def fresh_rate_window() -> None:
-    """Rate limits count per clock minute (``core.ratelimit``). A test that counts up to a
-    limit starts well inside one minute, so no window boundary falls in the middle of it."""
-    left = 60 - time.time() % 60
+def fresh_rate_window() -> Iterator[FakeClock]:
+    """The rate limiter's clock (``core.ratelimit.limiter``), stopped at the start of a window:
+    a test that counts up to a limit meets no window boundary unless it moves the clock. Only
+    this process's limiter reads it; a server in another process counts by its own clock."""
+    clock = FakeClock(RATE_WINDOW_START)
+    with limiter.use_clock(clock):
+        yield clock
+
+
+@pytest.fixture
+def fresh_wall_clock_window() -> None:
+    """For a server in another process (``tests.servers.running_nova``), which counts by the
+    real clock: start well inside a real minute, so no window boundary falls in the middle of a
+    test that counts up to a limit (waits up to 10 s)."""
+    left = WINDOW_SECONDS - time.time() % WINDOW_SECONDS
     if left < 10:
         time.sleep(left + 0.05)

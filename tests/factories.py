@@ -1,57 +1,73 @@
+"""factory_boy factories of the test suite.
+
+Call ``Factory.create(...)`` rather than ``Factory(...)``: factory_boy types ``create()`` as
+returning the model, while calling the class is untyped.
+"""
+
 from __future__ import annotations
 
-import factory
-from factory.django import DjangoModelFactory
+from factory.declarations import LazyAttribute, LazyFunction, RelatedFactory, Sequence, SubFactory
+from factory.django import DjangoModelFactory, Password
 
 from accounts.models import ApiKey, User
 from billing.models import Balance
+from personas.models import Persona, TrainingDataItem
 
 
-class UserFactory(DjangoModelFactory):
+class UserFactory(DjangoModelFactory[User]):
     class Meta:
         model = User
         django_get_or_create = ("username",)
         skip_postgeneration_save = True
 
-    username = factory.Sequence(lambda n: f"user{n}")
-    email = factory.LazyAttribute(lambda o: f"{o.username}@example.com")
-    password = factory.django.Password("correct horse battery staple")
-    balance = factory.RelatedFactory("tests.factories.BalanceFactory", factory_related_name="user")
+    username = Sequence(lambda n: f"user{n}")
+    email = LazyAttribute(lambda o: f"{o.username}@example.com")
+    password = Password("correct horse battery staple")
+    balance = RelatedFactory("tests.factories.BalanceFactory", factory_related_name="user")
 
 
-class BalanceFactory(DjangoModelFactory):
+class BalanceFactory(DjangoModelFactory[Balance]):
     class Meta:
         model = Balance
         django_get_or_create = ("user",)
 
-    user = factory.SubFactory(UserFactory)
+    user = SubFactory(UserFactory)
 
 
-class ApiKeyFactory(DjangoModelFactory):
-    """Build with ApiKeyFactory(); the raw key is on the instance as `raw_key`."""
+class ApiKeyFactory(DjangoModelFactory[ApiKey]):
+    """A key with a fresh secret; its plaintext is on the instance (see :func:`raw_key`)."""
 
     class Meta:
         model = ApiKey
 
-    user = factory.SubFactory(UserFactory)
+    user = SubFactory(UserFactory)
     name = "test key"
 
     @classmethod
     def _create(cls, model_class: type[ApiKey], *args: object, **kwargs: object) -> ApiKey:
         key = model_class(**kwargs)
+        # Only the digest is stored: the plaintext exists on this instance alone.
         key.raw_key = key.set_new_key()  # type: ignore[attr-defined]
         key.save()
         return key
 
 
-class PersonaFactory(DjangoModelFactory):
+def raw_key(key: ApiKey) -> str:
+    """The plaintext of a key made by :class:`ApiKeyFactory`, as a client sends it."""
+    value: object = getattr(key, "raw_key", None)
+    if not isinstance(value, str):
+        raise TypeError(f"API key {key.pk} was not made by ApiKeyFactory: no plaintext")
+    return value
+
+
+class PersonaFactory(DjangoModelFactory[Persona]):
     """A private persona of a new user unless told otherwise."""
 
     class Meta:
-        model = "personas.Persona"
+        model = Persona
 
-    owner = factory.SubFactory(UserFactory)
-    name = factory.Sequence(lambda n: f"Persona {n}")
+    owner = SubFactory(UserFactory)
+    name = Sequence(lambda n: f"Persona {n}")
     description = "A helpful test persona."
     category = "general"
     system_prompt = "You are a helpful test persona."
@@ -60,12 +76,12 @@ class PersonaFactory(DjangoModelFactory):
     is_public = False
 
 
-class TrainingDataItemFactory(DjangoModelFactory):
+class TrainingDataItemFactory(DjangoModelFactory[TrainingDataItem]):
     class Meta:
-        model = "personas.TrainingDataItem"
+        model = TrainingDataItem
 
-    persona = factory.SubFactory(PersonaFactory)
+    persona = SubFactory(PersonaFactory)
     type = "text"
     title = ""
-    content = factory.Sequence(lambda n: f"Training fact number {n}.")
-    metadata = factory.LazyFunction(dict)
+    content = Sequence(lambda n: f"Training fact number {n}.")
+    metadata = LazyFunction(dict)

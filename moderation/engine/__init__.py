@@ -3,8 +3,9 @@
 One entry point, `moderate(content, policy=None, instructions=None) -> Verdict`, built from
 parts that each do one thing: `normalize` (evasion-proof text), `classifier` (learned
 per-category probabilities), `rules` (PII, spam, threats, extremism, illegal trade, minors),
-`policies` (custom `#policy <n>:` lines and instructions) and `escalation` (spec 4.4 rules,
-enforced on every verdict, also usable on an LLM judge's merged verdict).
+`policies` (custom `#policy <n>:` lines and instructions) and `escalation` (the escalation
+rules of docs/moderation.md, enforced on every verdict, also usable on an LLM judge's merged
+verdict). `vocabulary` holds every value a verdict field can take.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from .escalation import apply_escalation
 from .pipeline import moderate
 from .policies import Instructions, Policy, PolicyParseError, parse_instructions, parse_policies
-from .verdict import CATEGORIES, POLICY_VERSION, Verdict, VerdictDict
+from .verdict import POLICY_VERSION, Usage, Verdict, VerdictDict
+from .vocabulary import CATEGORIES
 
 __all__ = [
     "CATEGORIES",
@@ -20,6 +22,7 @@ __all__ = [
     "Instructions",
     "Policy",
     "PolicyParseError",
+    "Usage",
     "Verdict",
     "VerdictDict",
     "apply_escalation",

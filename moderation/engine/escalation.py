@@ -1,4 +1,4 @@
-"""Escalation rules of spec 4.4 / contract 10, enforced on every verdict.
+"""The escalation rules, enforced on every verdict (docs/moderation.md, "Escalation rules").
 
 `apply_escalation()` runs after classification, whatever produced the verdict (the engine, or
 an LLM judge's answer merged with the engine's signals). It is idempotent, and each rule is one
@@ -18,7 +18,8 @@ small function so that each has its own test:
 
 from __future__ import annotations
 
-from .verdict import ALLOWED_ACTIONS, SAFE, SCORED_CATEGORIES, SEVERITIES, Verdict
+from .verdict import Verdict
+from .vocabulary import ALLOWED_ACTIONS, SAFE, SCORED_CATEGORIES, SEVERITIES
 
 CHILD_SAFETY_BAN_DAYS = 365
 UNCERTAIN_CONFIDENCE_CAP = 0.7

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import classifier, rules
+from . import classifier, lexicon, rules
 from .escalation import (
     CATEGORY_PRIORITY,
     TERROR_THREAT,
@@ -20,7 +20,8 @@ from .policies import (
     parse_policies,
     policy_breached,
 )
-from .verdict import POLICY_VERSION, SCORED_CATEGORIES, SEVERITIES, Usage, Verdict, count_tokens
+from .verdict import POLICY_VERSION, Usage, Verdict, count_tokens
+from .vocabulary import SCORED_CATEGORIES, SEVERITIES
 
 # Built-in action per category (before escalation). PROFANITY alone is only logged.
 BASE_ACTION: dict[str, str] = {
@@ -138,9 +139,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     any_score = unsafe_score(probs, findings)
     any_threshold = thresholds[classifier.ANY]
     learned_hit = any_score >= any_threshold
-    minors = bool(
-        rules.lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized)
-    )
+    minors = bool(lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized))
     if learned_hit:
         ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
         top = max(ratios, key=lambda c: (ratios[c], c))

@@ -38,8 +38,9 @@ one or several per text, separated by sentences, semicolons or new lines:
 * ``<category> threshold <0..1>`` / ``threshold for <category> <0..1>``: sets that category's
   threshold.
 
-Category names may be written as in spec 2.4 (HATE_SPEECH) or in words ("hate speech",
-"swearing", "personal data", "adult content", "ads").
+Category names may be written as in the verdict (HATE_SPEECH) or in words ("hate speech",
+"swearing", "personal data", "adult content", "ads"). docs/moderation.md ("Custom policies",
+"Instructions") describes the same behaviour for API users.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ import re
 from dataclasses import dataclass, field
 
 from .normalize import normalize
+from .vocabulary import SCORED_CATEGORIES
 
 
 class PolicyParseError(ValueError):
@@ -549,7 +551,7 @@ def parse_instructions(text: str | None) -> Instructions:
         norm = sentence.casefold().replace("’", "'")
         for m in _TREAT.finditer(norm):
             category = _category_of(m.group(2)) or (
-                m.group(2).upper() if m.group(2).upper() in _ALL_CATEGORIES else None
+                m.group(2).upper() if m.group(2).upper() in SCORED_CATEGORIES else None
             )
             term = normalize(m.group(1).strip())
             if category and term:
@@ -582,20 +584,3 @@ def parse_instructions(text: str | None) -> Instructions:
             result.threshold_factor = 1.3
             result.applied.append("looser thresholds")
     return result
-
-
-_ALL_CATEGORIES = frozenset(
-    {
-        "PROFANITY",
-        "SPAM",
-        "HARASSMENT",
-        "PII",
-        "SEXUAL",
-        "HATE_SPEECH",
-        "SELF_HARM",
-        "VIOLENCE",
-        "ILLEGAL",
-        "EXTREMISM",
-        "CHILD_SAFETY",
-    }
-)

@@ -1,4 +1,4 @@
-"""The moderation verdict (spec 2.4) and its vocabulary."""
+"""The moderation verdict: what one assessment decided (docs/moderation.md, "The verdict")."""
 
 from __future__ import annotations
 
@@ -11,37 +11,10 @@ from typing import Any, NotRequired, TypedDict
 from core.text import count_tokens as _count_tokens
 from core.text import storable_text
 
+from .vocabulary import ACTIONS, AMBIGUITY_REASONS, CATEGORIES, SAFE, SEVERITIES, STATUSES
+
 # Bump whenever the built-in policy set changes: the rules, lexicons, thresholds or model.
 POLICY_VERSION = "nova-moderation-2026.11.1"
-
-SAFE = "SAFE"
-CATEGORIES: tuple[str, ...] = (
-    "SAFE",
-    "PROFANITY",
-    "SPAM",
-    "HARASSMENT",
-    "PII",
-    "SEXUAL",
-    "HATE_SPEECH",
-    "SELF_HARM",
-    "VIOLENCE",
-    "ILLEGAL",
-    "EXTREMISM",
-    "CHILD_SAFETY",
-)
-# Categories the engine scores (every category except SAFE).
-SCORED_CATEGORIES: tuple[str, ...] = CATEGORIES[1:]
-SEVERITIES: tuple[str, ...] = ("LOW", "MEDIUM", "HIGH", "CRITICAL")
-ACTIONS: tuple[str, ...] = ("ALLOW", "BLOCK", "REDACT", "ESCALATE", "LOG_ONLY", "BANNED")
-ALLOWED_ACTIONS: frozenset[str] = frozenset({"ALLOW", "LOG_ONLY"})
-AMBIGUITY_REASONS: tuple[str, ...] = (
-    "NONE",
-    "CONTEXT_MISSING",
-    "SATIRE",
-    "QUOTED_CONTENT",
-    "MIXED_SIGNALS",
-)
-STATUSES: tuple[str, ...] = ("ALLOWED", "DISALLOWED")
 
 
 def count_tokens(text: str) -> int:
@@ -101,7 +74,8 @@ class Verdict:
     """One moderation decision.
 
     Build raw verdicts freely (the engine, or an LLM judge's merged answer), then pass them
-    through `apply_escalation()`, which enforces spec 4.4 / contract 10 and derives `status`.
+    through `apply_escalation()`, which enforces the escalation rules and derives `status`
+    (docs/moderation.md, "Escalation rules").
     `detected_signals` holds category names (e.g. "VIOLENCE"), finer triggers (e.g. "THREAT",
     "PII_EMAIL") and custom-policy breaches ("POLICY_3").
     """
@@ -142,7 +116,7 @@ class Verdict:
             "action": self.action,
             "banned_days": self.banned_days,
             # reason and redacted_content can echo the caller's text; a lone surrogate in it
-            # has no UTF-8 form and would crash the JSON renderer (issue 12 item 5).
+            # has no UTF-8 form and would crash the JSON renderer, so it is replaced.
             "reason": storable_text(self.reason),
             "confidence": round(float(self.confidence), 2),
             "uncertainty_flag": self.uncertainty_flag,
@@ -163,7 +137,8 @@ class Verdict:
     def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
         """Build a raw verdict from a JSON-like mapping (e.g. an LLM judge's answer).
 
-        Unknown keys are ignored; a value outside the spec 2.4 vocabulary raises ValueError.
+        Unknown keys are ignored; a value outside the vocabulary (`vocabulary.py`) raises
+        ValueError.
         Run the result through `apply_escalation()` before using it.
         """
         kwargs: dict[str, Any] = {}

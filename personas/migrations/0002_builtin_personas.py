@@ -1,7 +1,7 @@
 """Nova's built-in personas: public, owned by no user, with exactly ids 1, 3, 4 and 5.
 
-Contract §4: id 2 does not exist, and personas created later get ids from 6 up on SQLite and
-PostgreSQL alike. Explicit ids do not advance a PostgreSQL sequence, so it is moved past them
+Id 2 does not exist, and personas created later get ids from 6 up on SQLite and PostgreSQL
+alike (docs/personas.md, Built-in personas). Explicit ids do not advance a PostgreSQL sequence, so it is moved past them
 here; SQLite's AUTOINCREMENT table already follows the largest id inserted. Training-data items
 get ordinary sequence ids.
 

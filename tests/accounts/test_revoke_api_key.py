@@ -1,4 +1,5 @@
-"""``manage.py revoke_api_key`` on a key that is already revoked (issue 12 item 10)."""
+"""``manage.py revoke_api_key`` on a key that is already revoked: it fails, naming the first
+revocation, so a script revoking a leaked key learns it was not this run."""
 
 from __future__ import annotations
 

@@ -100,7 +100,7 @@ def test_pages_require_login(client: Client, name: str) -> None:
 
 
 def test_key_mutations_require_login(client: Client, user: User) -> None:
-    key = ApiKeyFactory(user=user)
+    key = ApiKeyFactory.create(user=user)
     for url in [
         reverse("accounts:key_create"),
         reverse("accounts:key_revoke", args=[key.id]),
@@ -119,8 +119,8 @@ def test_key_mutations_require_login(client: Client, user: User) -> None:
 
 def test_home_shows_balance_and_keys(alice: Client, user: User) -> None:
     top_up(user=user, amount=Decimal("12.5"), note="test")
-    key = ApiKeyFactory(user=user, name="laptop", rpm_limit=42, detailed_logging=True)
-    ApiKeyFactory(name="not mine")
+    key = ApiKeyFactory.create(user=user, name="laptop", rpm_limit=42, detailed_logging=True)
+    ApiKeyFactory.create(name="not mine")
 
     response = alice.get(reverse("accounts:home"))
 
@@ -195,7 +195,7 @@ def test_key_create_is_post_only(alice: Client) -> None:
 
 
 def test_revoke_asks_for_confirmation_then_revokes(alice: Client, user: User) -> None:
-    key = ApiKeyFactory(user=user)
+    key = ApiKeyFactory.create(user=user)
 
     confirm = alice.get(reverse("accounts:key_revoke_confirm", args=[key.id]))
     assert confirm.status_code == 200
@@ -213,7 +213,7 @@ def test_revoke_asks_for_confirmation_then_revokes(alice: Client, user: User) ->
 
 
 def test_toggle_detailed_logging(alice: Client, user: User) -> None:
-    key = ApiKeyFactory(user=user)
+    key = ApiKeyFactory.create(user=user)
     url = reverse("accounts:key_set_logging", args=[key.id])
 
     alice.post(url, {"detailed_logging": "on"})
@@ -226,7 +226,7 @@ def test_toggle_detailed_logging(alice: Client, user: User) -> None:
 
 
 def test_change_rate_limit(alice: Client, user: User) -> None:
-    key = ApiKeyFactory(user=user)
+    key = ApiKeyFactory.create(user=user)
     url = reverse("accounts:key_set_rate_limit", args=[key.id])
 
     alice.post(url, {"rpm_limit": "120"})
@@ -249,7 +249,7 @@ def test_change_rate_limit(alice: Client, user: User) -> None:
     ],
 )
 def test_another_users_key_is_404(alice: Client, other_user: User, name: str, method: str) -> None:
-    key = ApiKeyFactory(user=other_user)
+    key = ApiKeyFactory.create(user=other_user)
 
     response = getattr(alice, method)(
         reverse(name, args=[key.id]), {"detailed_logging": "on", "rpm_limit": "5"}
@@ -267,7 +267,7 @@ def test_unknown_key_id_is_404(alice: Client) -> None:
 
 
 def test_forged_post_without_csrf_token_is_403(user: User) -> None:
-    key = ApiKeyFactory(user=user)
+    key = ApiKeyFactory.create(user=user)
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
 
@@ -290,7 +290,7 @@ def test_signup_without_csrf_token_is_403() -> None:
 
 
 def test_key_name_is_escaped(alice: Client, user: User) -> None:
-    ApiKeyFactory(user=user, name="<script>alert(1)</script>")
+    ApiKeyFactory.create(user=user, name="<script>alert(1)</script>")
     html = alice.get(reverse("accounts:keys")).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

@@ -74,7 +74,7 @@ def test_admin_revoke_action(admin_client: Any, api_key: ApiKey) -> None:
 
 
 def test_admin_edits_detailed_logging_and_rate_limit(admin_client: Any, api_key: ApiKey) -> None:
-    """Contract §2: both settings are editable in the admin."""
+    """Operators edit both a key's Detailed Logging and its rate limit in the admin."""
     response = admin_client.post(
         f"/admin/accounts/apikey/{api_key.pk}/change/",
         {"user": api_key.user_id, "name": "edited", "detailed_logging": "on", "rpm_limit": 7},

@@ -1,4 +1,4 @@
-"""Every way money enters checks it against the money columns' range (issue 12 item 10).
+"""Every way money enters checks it against the money columns' range (docs/billing.md, "Ranges").
 
 A money column is DECIMAL(20, 8); amounts and balances are kept within 999999999999 USD, which
 SQLite (a float underneath) still reads back. SQLite used to store a larger top-up it could not

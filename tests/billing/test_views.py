@@ -52,7 +52,7 @@ def test_usage_needs_login(client: Client) -> None:
 
 def test_usage_page_shows_balance_chart_ledger_and_breakdowns(alice: Client, user: User) -> None:
     top_up(user=user, amount=Decimal("10"), note="first top-up")
-    key = ApiKeyFactory(user=user, name="prod key")
+    key = ApiKeyFactory.create(user=user, name="prod key")
     _charge(user, key=key, model="nova-local", cost="0.25000000")
     _charge(user, key=key, model="fake-gpt", cost="1.50000000")
     response = alice.get(reverse("billing:usage"))
@@ -96,7 +96,7 @@ def test_breakdowns_aggregate_in_one_query_each(
 ) -> None:
     top_up(user=user, amount=Decimal("10"), note="t")
     top_up(user=other_user, amount=Decimal("10"), note="t")
-    keys = [ApiKeyFactory(user=user, name=f"key {i}") for i in range(3)]
+    keys = [ApiKeyFactory.create(user=user, name=f"key {i}") for i in range(3)]
     for key in keys:
         _charge(user, key=key, model="nova-local", cost="0.1")
         _charge(user, key=key, model="fake-gpt", cost="0.2")
@@ -119,7 +119,7 @@ def test_usage_page_queries_do_not_grow_with_rows(
 ) -> None:
     top_up(user=user, amount=Decimal("100"), note="t")
     for i in range(25):
-        _charge(user, key=ApiKeyFactory(user=user), model=f"model-{i % 5}", cost="0.1")
+        _charge(user, key=ApiKeyFactory.create(user=user), model=f"model-{i % 5}", cost="0.1")
     with django_assert_max_num_queries(12):
         assert alice.get(reverse("billing:usage")).status_code == 200
 
@@ -138,7 +138,7 @@ def test_csv_export_holds_exactly_the_users_usage_rows(
 ) -> None:
     top_up(user=user, amount=Decimal("10"), note="t")
     top_up(user=other_user, amount=Decimal("10"), note="t")
-    key = ApiKeyFactory(user=user, name="=HYPERLINK(evil)")
+    key = ApiKeyFactory.create(user=user, name="=HYPERLINK(evil)")
     conversation = Conversation.objects.create(user=user, mode="api", title="x")
     mine = [
         _charge(user, key=key, model="nova-local", cost="0.00001234", conversation=conversation),

@@ -1,4 +1,5 @@
-"""Persona chat and general chat, non-streamed (contract §6, §7, §8; spec 2.3)."""
+"""Persona chat and general chat, non-streamed: the response body, the models used and what is
+charged (docs/api.md, Chat completions)."""
 
 from __future__ import annotations
 
@@ -223,7 +224,7 @@ def test_upstream_failures_are_502_504_and_charge_nothing(
     status: int,
     code: str,
 ) -> None:
-    key = ApiKeyFactory(user=funded_user, detailed_logging=True)
+    key = ApiKeyFactory.create(user=funded_user, detailed_logging=True)
     fake_upstream.script(**script)
     response = client_for(key).post(
         "/v1/chat/completions", {"model": "fake-gpt", "messages": ask()}, format="json"
@@ -305,7 +306,7 @@ def test_models_list(api_client: APIClient, upstream_catalog: Any) -> None:
 def test_image_parts_are_sent_to_vision_models_and_stored_as_placeholders(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     image = "data:image/png;base64,iVBORw0KGgo="
     content = [
         {"type": "text", "text": "What is this?"},

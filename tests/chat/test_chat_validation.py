@@ -1,4 +1,5 @@
-"""Contract §6: one test per validation rule, and the check order of contract §3."""
+"""One test per validation rule of a chat request (docs/api.md, Chat completions), and the
+order of the checks (docs/api.md, Errors)."""
 
 from __future__ import annotations
 
@@ -242,7 +243,7 @@ def test_conversation_id_without_detailed_logging_is_400(
     assert response.json()["error"]["param"] == "conversation_id"
 
 
-# --- Check order (contract §3): 401, 429, 400, 404, 402 ---
+# --- Check order: 401, 429, 400, 404, 402 ---
 
 
 def test_401_before_400(anon_client: APIClient) -> None:
@@ -252,7 +253,7 @@ def test_401_before_400(anon_client: APIClient) -> None:
 
 @pytest.mark.usefixtures("fresh_rate_window")
 def test_429_before_400(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, rpm_limit=1))
+    client = client_for(ApiKeyFactory.create(user=funded_user, rpm_limit=1))
     client.post("/v1/agents/chat/completions", {}, format="json")
     response = client.post("/v1/agents/chat/completions", {"temperature": 9}, format="json")
     assert response.status_code == 429
@@ -276,7 +277,7 @@ def test_404_before_402(user: User, api_client: APIClient) -> None:
 
 
 def test_unknown_conversation_404_before_402(user: User) -> None:
-    client = client_for(ApiKeyFactory(user=user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=user, detailed_logging=True))
     response = client.post(
         "/v1/agents/chat/completions",
         {"persona_id": 1, "messages": OK_MESSAGES, "conversation_id": 999},

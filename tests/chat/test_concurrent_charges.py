@@ -1,4 +1,5 @@
-"""Contract §8: concurrent chats on one balance leave the ledger equal to the balance."""
+"""Concurrent chats on one balance leave the ledger equal to the balance (docs/billing.md,
+The ledger)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def test_twenty_concurrent_chats_charge_exactly() -> None:
-    user = UserFactory(username="parallel")
+    user = UserFactory.create(username="parallel")
     top_up(user=user, amount="5")
-    key = ApiKeyFactory(user=user, detailed_logging=True, rpm_limit=1000)
+    key = ApiKeyFactory.create(user=user, detailed_logging=True, rpm_limit=1000)
     statuses: list[int] = []
     errors: list[BaseException] = []
     barrier = threading.Barrier(20)

@@ -1,4 +1,4 @@
-"""Chat takes a conversation id the way the history API spells it (issue 12 item 10).
+"""Chat takes a conversation id the way the history API spells it (docs/conversations.md, Ids).
 
 ``GET /nova-api/v1/conversations`` lists ``"id": "conv_52"``; chat used to refuse that spelling
 (and "52") with a 400 and accept only the number 52.
@@ -29,7 +29,7 @@ def chat(client: APIClient, content: str, **extra: Any) -> Any:
 
 @pytest.fixture
 def logging_client(funded_user: User) -> APIClient:
-    return client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    return client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
 
 
 def test_chat_continues_a_conversation_under_every_spelling(logging_client: APIClient) -> None:
@@ -53,7 +53,7 @@ def test_another_users_conversation_is_404_under_the_history_spelling(
     logging_client: APIClient, other_user: User
 ) -> None:
     top_up(user=other_user, amount="1")
-    other = client_for(ApiKeyFactory(user=other_user, detailed_logging=True))
+    other = client_for(ApiKeyFactory.create(user=other_user, detailed_logging=True))
     theirs = chat(other, "mine").json()["conversation_id"]
     response = chat(logging_client, "steal", conversation_id=f"conv_{theirs}")
     assert response.status_code == 404

@@ -17,7 +17,7 @@ from billing.models import Balance, Hold, LedgerEntry, UsageRecord
 from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold, top_up
-from chat.settlement import pending_records, replay_record
+from chat.pipeline import pending_records, replay_record
 from core.errors import InsufficientQuota
 from llm.catalog import get_catalog
 from tests.chat.helpers import make_persona, sse_events, streamed_body
@@ -122,7 +122,7 @@ def test_a_request_is_refused_while_others_hold_the_credit(
     top_up(user=user, amount="0.01")
     # Another request in flight holds all but a hair of the credit.
     place_hold(user=user, api_key=None, model_id="fake-gpt", amount=Decimal("0.01"))
-    client = client_for(ApiKeyFactory(user=user))
+    client = client_for(ApiKeyFactory.create(user=user))
     response = client.post(
         CHAT, {"model": "fake-gpt", "messages": [{"role": "user", "content": "Hi"}]}, format="json"
     )
@@ -287,8 +287,8 @@ def test_a_public_persona_answers_others_from_its_knowledge_without_listing_it(
         items=[("knowledge", "The warehouse opens at seven on weekdays.", {})],
     )
     top_up(user=other_user, amount="5")
-    other = client_for(ApiKeyFactory(user=other_user))
-    owner = client_for(ApiKeyFactory(user=funded_user))
+    other = client_for(ApiKeyFactory.create(user=other_user))
+    owner = client_for(ApiKeyFactory.create(user=funded_user))
 
     def reply(client: APIClient, text: str) -> str:
         response = client.post(
@@ -314,7 +314,7 @@ def test_persona_chat_reads_visibility_from_the_database_not_a_cache(
 ) -> None:
     persona = make_persona(funded_user, model="nova-local", public=True)
     top_up(user=other_user, amount="5")
-    other = client_for(ApiKeyFactory(user=other_user))
+    other = client_for(ApiKeyFactory.create(user=other_user))
     body = {"persona_id": persona.pk, "messages": [{"role": "user", "content": "hi"}]}
     assert other.post("/v1/agents/chat/completions", body, format="json").status_code == 200
     # A write that reaches no cache at all (a queryset update, as a stalled cache would leave
@@ -326,17 +326,17 @@ def test_persona_chat_reads_visibility_from_the_database_not_a_cache(
 
 
 def test_user_without_credit_gets_402_not_a_hold(db: None) -> None:
-    user = UserFactory(username="broke")
-    client = client_for(ApiKeyFactory(user=user))
+    user = UserFactory.create(username="broke")
+    client = client_for(ApiKeyFactory.create(user=user))
     response = _local_chat(client, "hello")
     assert response.status_code == 402
     assert not Hold.objects.exists()
 
 
 def test_the_context_check_comes_before_the_402(db: None) -> None:
-    # Contract §3: 400 (the body) before 402. A prompt that cannot fit is a 400 even for a
+    # A 400 comes before a 402 (docs/api.md, Errors). A prompt that cannot fit is a 400 even for a
     # user with no credit, and a user with no credit and a prompt that fits gets the 402.
-    client = client_for(ApiKeyFactory(user=UserFactory(username="broke-and-verbose")))
+    client = client_for(ApiKeyFactory.create(user=UserFactory.create(username="broke-and-verbose")))
     too_long = _local_chat(client, "word " * 8200)
     assert too_long.status_code == 400
     assert too_long.json()["error"]["code"] == "context_length_exceeded"

@@ -1,4 +1,4 @@
-"""The chat hot path (issue 8): queries per persona chat, and the persona cache's invalidation."""
+"""The chat hot path: queries per persona chat, and the persona cache's invalidation."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_made_private_persona_is_404_for_others_even_when_cached(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         update_persona(persona=persona, is_public=True)
-    other = client_for(ApiKeyFactory(user=other_user))
+    other = client_for(ApiKeyFactory.create(user=other_user))
     top_up(user=other_user, amount="5")
     _chat(other, persona)  # cached while public
     with django_capture_on_commit_callbacks(execute=True):
@@ -144,7 +144,7 @@ def test_private_persona_cached_by_its_owner_is_404_for_others(
     api_client: APIClient, persona: Persona, other_user: User
 ) -> None:
     _chat(api_client, persona)  # the owner's chat caches it
-    other = client_for(ApiKeyFactory(user=other_user))
+    other = client_for(ApiKeyFactory.create(user=other_user))
     top_up(user=other_user, amount="5")
     response = other.post(
         "/v1/agents/chat/completions",

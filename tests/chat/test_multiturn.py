@@ -1,4 +1,5 @@
-"""Saving and continuing conversations (contract §6, §11; issue 5 item 6)."""
+"""Saving and continuing conversations through chat (docs/conversations.md, What is stored and
+Continuing a conversation)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ pytestmark = pytest.mark.django_db
 def test_three_turns_through_one_conversation_are_stored_in_order(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     persona = make_persona(funded_user, prompt="You are Turnbot.")
-    conversation_id = None
+    conversation_id: int | None = None
     for turn in range(1, 4):
         fake_upstream.enqueue(reply=f"answer {turn}")
         payload: dict[str, Any] = {
@@ -34,6 +35,7 @@ def test_three_turns_through_one_conversation_are_stored_in_order(
         assert response.status_code == 200, response.content
         conversation_id = conversation_id or response.json()["conversation_id"]
         assert response.json()["conversation_id"] == conversation_id
+    assert conversation_id is not None
     conversation = Conversation.objects.get(pk=conversation_id)
     assert conversation.mode == "api_agents"
     assert conversation.title == "question 1"
@@ -63,7 +65,7 @@ def test_three_turns_through_one_conversation_are_stored_in_order(
 def test_general_chat_is_saved_as_api_mode(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     response = client.post(
         "/v1/chat/completions",
         {"model": "fake-gpt", "messages": [{"role": "user", "content": "hi"}]},
@@ -86,7 +88,7 @@ def test_detailed_logging_off_saves_nothing(funded_user: User, api_client: Any) 
 
 
 def test_another_users_conversation_is_404(funded_user: User, other_user: User) -> None:
-    other = client_for(ApiKeyFactory(user=other_user, detailed_logging=True))
+    other = client_for(ApiKeyFactory.create(user=other_user, detailed_logging=True))
     from billing.services import top_up
 
     top_up(user=other_user, amount="1")
@@ -95,7 +97,7 @@ def test_another_users_conversation_is_404(funded_user: User, other_user: User) 
         {"persona_id": 1, "messages": [{"role": "user", "content": "mine"}]},
         format="json",
     ).json()["conversation_id"]
-    mine = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    mine = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     response = mine.post(
         "/v1/agents/chat/completions",
         {
@@ -110,7 +112,7 @@ def test_another_users_conversation_is_404(funded_user: User, other_user: User) 
 
 
 def test_conversation_of_another_persona_or_kind_is_404(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     first = client.post(
         "/v1/agents/chat/completions",
         {"persona_id": 1, "messages": [{"role": "user", "content": "a"}]},
@@ -137,7 +139,7 @@ def test_conversation_of_another_persona_or_kind_is_404(funded_user: User) -> No
 def test_builtin_or_foreign_persona_prompt_is_never_stored(
     funded_user: User, other_user: User
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     persona = make_persona(
         other_user,
         model="nova-local",
@@ -165,7 +167,7 @@ def test_builtin_or_foreign_persona_prompt_is_never_stored(
 
 
 def test_own_persona_prompt_is_stored(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     persona = make_persona(funded_user, model="nova-local", prompt=f"Mine {CANARY}")
     response = client.post(
         "/v1/agents/chat/completions",
@@ -179,7 +181,7 @@ def test_own_persona_prompt_is_stored(funded_user: User) -> None:
 def test_model_output_the_database_cannot_store_is_cleaned_before_saving(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     fake_upstream.script(reply="nul\x00here")
     response = client.post(
         "/v1/chat/completions",

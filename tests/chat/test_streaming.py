@@ -1,4 +1,5 @@
-"""SSE streaming through the test client (contract §6); the live-server cases are elsewhere."""
+"""SSE streaming through the test client (docs/api.md, Streaming); the live-server cases are
+elsewhere."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def test_exact_sse_sequence_with_include_usage(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     fake_upstream.script(reply="Hello world!", stream_chunk_chars=4, usage=(10, 3))
     response = client.post(
         "/v1/agents/chat/completions",
@@ -82,7 +83,7 @@ def test_stream_without_include_usage_puts_conversation_id_on_finish_chunk(
 def test_upstream_reset_mid_stream_gives_in_stream_error_and_partial_charge(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
     fake_upstream.script(
         reply="aaaa bbbb cccc dddd eeee", stream_chunk_chars=5, reset_after_chunks=2
     )

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def admin_client(client: Client) -> Client:
-    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    admin = UserFactory.create(username="root", is_staff=True, is_superuser=True)
     client.force_login(admin)
     return client
 

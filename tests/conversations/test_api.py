@@ -1,4 +1,4 @@
-"""Conversation history API, contract §11 point by point (spec 2.5, 4.5, 4.6)."""
+"""Conversation history API, rule by rule (docs/conversations.md)."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_a_page_costs_two_queries_however_many_rows(
 ) -> None:
     for i in range(made):
         make_conversation(user, title=f"c{i}", messages=[("user", "q"), ("assistant", "a")])
-    # Authentication is one query once the key's last use is recent (core.auth).
+    # Authentication is one query once the key's last use is recent (accounts.auth).
     ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=timezone.now())
     with django_assert_num_queries(1 + 2):  # auth + count + page with latest messages
         body = api_client.get(LIST, {"page": page}).json()

@@ -1,4 +1,8 @@
-"""Chats saved by the chat endpoints, read back through the history API (contract §4, §11)."""
+"""Chats saved by the chat endpoints, read back through the history API.
+
+A persona's system prompt and training data stay its owner's: another user's conversation with
+it stores only a system message naming it (docs/conversations.md, What is stored).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 from accounts.models import User
 from billing.services import top_up
@@ -19,17 +24,27 @@ pytestmark = pytest.mark.django_db
 LIST = "/nova-api/v1/conversations"
 
 
-def test_persona_chat_with_detailed_logging_shows_up_as_api_agents(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+def _logging_client(user: User) -> APIClient:
+    return client_for(ApiKeyFactory.create(user=user, detailed_logging=True))
+
+
+def _persona_chat(client: APIClient, persona_id: int, content: str = "Hello") -> dict[str, Any]:
+    """A persona chat that succeeds; its response body."""
     response = client.post(
         "/v1/agents/chat/completions",
-        {"persona_id": 1, "messages": [{"role": "user", "content": "How do I write a test?"}]},
+        {"persona_id": persona_id, "messages": [{"role": "user", "content": content}]},
         format="json",
     )
     assert response.status_code == 200, response.content
-    conversation_id = response.json()["conversation_id"]
+    return dict(response.json())
+
+
+def test_persona_chat_with_detailed_logging_shows_up_as_api_agents(funded_user: User) -> None:
+    client = _logging_client(funded_user)
+    body = _persona_chat(client, 1, "How do I write a test?")
+    conversation_id = body["conversation_id"]
     assert isinstance(conversation_id, int)
-    reply = response.json()["choices"][0]["message"]["content"]
+    reply = body["choices"][0]["message"]["content"]
 
     listed = client.get(LIST).json()
     assert listed["total"] == 1
@@ -56,7 +71,7 @@ def test_persona_chat_with_detailed_logging_shows_up_as_api_agents(funded_user: 
 
 
 def test_general_chat_with_detailed_logging_is_mode_api(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
+    client = _logging_client(funded_user)
     response = client.post(
         "/v1/chat/completions",
         {"model": "nova-local", "messages": [{"role": "user", "content": "Hi"}]},
@@ -84,16 +99,10 @@ def test_someone_elses_persona_prompt_and_training_data_never_reach_the_history(
         ],
     )
     fake_upstream.script(reply="I can help with that.", usage=(30, 6))
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
-    response = client.post(
-        "/v1/agents/chat/completions",
-        {"persona_id": persona.pk, "messages": [{"role": "user", "content": "Tell me a fact"}]},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
+    client = _logging_client(funded_user)
+    conversation_id = _persona_chat(client, persona.pk, "Tell me a fact")["conversation_id"]
     # The model did see the secret (that is what a persona is for) ...
     assert CANARY in fake_upstream.bodies[-1]["messages"][0]["content"]
-    conversation_id = response.json()["conversation_id"]
 
     # ... but the caller's history never shows it.
     listed = client.get(LIST)
@@ -106,7 +115,7 @@ def test_someone_elses_persona_prompt_and_training_data_never_reach_the_history(
     assert "Canary keeper" in system["content"]
 
     # The persona's owner never sees the caller's conversation either.
-    owner_client = client_for(ApiKeyFactory(user=other_user))
+    owner_client = client_for(ApiKeyFactory.create(user=other_user))
     assert owner_client.get(LIST).json()["total"] == 0
     assert owner_client.get(f"{LIST}/conv_{conversation_id}").status_code == 404
 
@@ -116,39 +125,24 @@ def test_own_persona_stores_its_prompt_for_its_owner(
 ) -> None:
     persona = make_persona(funded_user, prompt=f"My own prompt {CANARY}")
     fake_upstream.script(reply="Sure.", usage=(10, 2))
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
-    response = client.post(
-        "/v1/agents/chat/completions",
-        {"persona_id": persona.pk, "messages": [{"role": "user", "content": "Hello"}]},
-        format="json",
-    )
-    assert response.status_code == 200, response.content
-    detail = client.get(f"{LIST}/conv_{response.json()['conversation_id']}").json()
+    client = _logging_client(funded_user)
+    conversation_id = _persona_chat(client, persona.pk)["conversation_id"]
+    detail = client.get(f"{LIST}/conv_{conversation_id}").json()
     assert CANARY in detail["messages"][0]["content"]
 
 
 def test_chats_without_detailed_logging_leave_no_history(funded_user: User) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user))
-    response = client.post(
-        "/v1/agents/chat/completions",
-        {"persona_id": 1, "messages": [{"role": "user", "content": "Hello"}]},
-        format="json",
-    )
-    assert response.status_code == 200
-    assert response.json()["conversation_id"] is None
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    assert _persona_chat(client, 1)["conversation_id"] is None
     assert client.get(LIST).json()["total"] == 0
 
 
 def test_history_is_per_user_not_per_key(funded_user: User, other_user: User) -> None:
-    logging_key = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
-    plain_key = client_for(ApiKeyFactory(user=funded_user))
+    logging_key = _logging_client(funded_user)
+    plain_key = client_for(ApiKeyFactory.create(user=funded_user))
     top_up(user=other_user, amount=Decimal("1"), note="test funds")
-    other = client_for(ApiKeyFactory(user=other_user, detailed_logging=True))
+    other = _logging_client(other_user)
     for client in (logging_key, other):
-        client.post(
-            "/v1/agents/chat/completions",
-            {"persona_id": 1, "messages": [{"role": "user", "content": "Hello"}]},
-            format="json",
-        )
+        _persona_chat(client, 1)
     assert plain_key.get(LIST).json()["total"] == 1
     assert other.get(LIST).json()["total"] == 1

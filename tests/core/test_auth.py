@@ -62,5 +62,5 @@ def test_last_used_is_recorded(api_key: ApiKey) -> None:
 
 
 def test_other_users_key_sees_its_own_user(other_user: Any) -> None:
-    key = ApiKeyFactory(user=other_user)
+    key = ApiKeyFactory.create(user=other_user)
     assert client_for(key).get("/v1/_probe/whoami").json() == {"username": "charlie"}

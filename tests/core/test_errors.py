@@ -1,4 +1,4 @@
-"""Contract §3: every API error is the JSON envelope, with the right status and param."""
+"""Every API error is the JSON envelope, with the right status and param (docs/api.md, Errors)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ WRONG_METHOD_OPERATIONS = sorted(
 )
 
 
-def assert_envelope(response: Any, status: int, type_: str, code: str | None = None) -> dict:
+def assert_envelope(
+    response: Any, status: int, type_: str, code: str | None = None
+) -> dict[str, Any]:
     assert response.status_code == status, response.content
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
@@ -56,7 +58,8 @@ def assert_envelope(response: Any, status: int, type_: str, code: str | None = N
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     if code is not None:
         assert body["error"]["code"] == code
-    return body["error"]
+    error: dict[str, Any] = body["error"]
+    return error
 
 
 @pytest.mark.parametrize("prefix", ["", "/api"])
@@ -153,7 +156,7 @@ def test_wrong_method_is_405(api_client: APIClient) -> None:
 
 
 def test_unhandled_exception_in_api_view_is_500_without_internals(api_client: APIClient) -> None:
-    api_client.raise_request_exception = False  # type: ignore[attr-defined]
+    api_client.raise_request_exception = False
     response = api_client.get("/v1/_probe/boom")
     error = assert_envelope(response, 500, "server_error")
     assert "secret" not in response.content.decode()

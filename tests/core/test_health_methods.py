@@ -1,4 +1,4 @@
-"""Health endpoints answer any method but GET and HEAD with the JSON 405 (issue 12 item 10).
+"""Health endpoints answer any method but GET and HEAD with the JSON 405.
 
 A POST used to meet Django's HTML CSRF page (403) and OPTIONS ran the check.
 """

@@ -1,8 +1,8 @@
-"""Issue 12 item 6: payloads that used to escape validation as a 500 are a 400 or 413 envelope.
+"""Payloads that used to escape validation as a 500 are a 400 or 413 envelope.
 
 One layer answers them: the API's JSON parser (core.parsers), the strict number field
 (core.fields), the exception handler and envelope (core.errors), and id parsing that takes
-nothing but digits (personas.selectors.parse_id).
+nothing but digits (core.ids.parse_id).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from core.errors import InvalidRequest, envelope
+from core.ids import parse_id
 from core.parsers import MAX_JSON_DEPTH, BoundedJSONParser
-from personas.selectors import parse_id
 from tests.core.test_errors import BODY_OPERATIONS, assert_envelope
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Issue 12 item 3: what a user may give themselves is capped.
+"""What a user may give themselves is capped.
 
 A key's requests per minute at most ``MAX_KEY_RPM``, wherever it is set (service, dashboard,
 admin, command) and in the limiter for keys stored above it; at most ``MAX_KEYS_PER_USER``
@@ -73,7 +73,7 @@ def test_dashboard_key_form_refuses_more_than_the_cap(alice: Client, user: User)
 
 
 def test_dashboard_rate_limit_form_refuses_more_than_the_cap(alice: Client, user: User) -> None:
-    key = ApiKeyFactory(user=user, rpm_limit=60)
+    key = ApiKeyFactory.create(user=user, rpm_limit=60)
     alice.post(reverse("accounts:key_set_rate_limit", args=[key.id]), {"rpm_limit": "601"})
     key.refresh_from_db()
     assert key.rpm_limit == 60
@@ -88,7 +88,7 @@ def test_admin_refuses_more_than_the_cap(admin_client: Any, user: User) -> None:
         "rpm_limit must be between 1 and 600."
     ]
     assert not ApiKey.objects.exists()
-    key = ApiKeyFactory(user=user, rpm_limit=60)
+    key = ApiKeyFactory.create(user=user, rpm_limit=60)
     response = admin_client.post(
         f"/admin/accounts/apikey/{key.pk}/change/",
         {"user": user.pk, "name": "ops", "rpm_limit": 100_000},
@@ -108,7 +108,7 @@ def test_command_refuses_more_than_the_cap(user: User) -> None:
 def test_the_limiter_caps_a_key_stored_above_the_cap(user: User, settings: Any) -> None:
     # Stored before the cap existed (or written by hand): limited to the cap all the same.
     settings.MAX_KEY_RPM = 2
-    client = client_for(ApiKeyFactory(user=user, rpm_limit=100_000))
+    client = client_for(ApiKeyFactory.create(user=user, rpm_limit=100_000))
     responses = [client.get("/v1/personas") for _ in range(3)]
     assert [r.status_code for r in responses] == [200, 200, 429]
     assert responses[0]["X-RateLimit-Limit"] == "2"
@@ -131,7 +131,7 @@ def test_service_refuses_a_key_past_the_cap_and_revoked_keys_do_not_count(user: 
     )
     assert _active_keys(user) == 3
     # Other users are not affected; a revoked key frees a place.
-    assert create_api_key(user=UserFactory(username="bob")).key.pk
+    assert create_api_key(user=UserFactory.create(username="bob")).key.pk
     revoke_api_key(key=keys[0])
     assert create_api_key(user=user).key.pk
     assert _active_keys(user) == 3
@@ -139,7 +139,7 @@ def test_service_refuses_a_key_past_the_cap_and_revoked_keys_do_not_count(user: 
 
 def test_dashboard_shows_the_key_cap_as_a_form_error(alice: Client, user: User) -> None:
     for _ in range(3):
-        ApiKeyFactory(user=user)
+        ApiKeyFactory.create(user=user)
     response = alice.post(reverse("accounts:key_create"), {"name": "fourth", "rpm_limit": "60"})
     assert response.status_code == 200
     assert "revoke one before creating another" in response.context["form"].non_field_errors()[0]
@@ -148,7 +148,7 @@ def test_dashboard_shows_the_key_cap_as_a_form_error(alice: Client, user: User) 
 
 def test_admin_shows_the_key_cap_as_a_form_error(admin_client: Any, user: User) -> None:
     for _ in range(3):
-        ApiKeyFactory(user=user)
+        ApiKeyFactory.create(user=user)
     response = admin_client.post(
         "/admin/accounts/apikey/add/", {"user": user.pk, "name": "ops", "rpm_limit": 60}
     )
@@ -161,7 +161,7 @@ def test_admin_shows_the_key_cap_as_a_form_error(admin_client: Any, user: User) 
 
 def test_command_refuses_a_key_past_the_cap(user: User) -> None:
     for _ in range(3):
-        ApiKeyFactory(user=user)
+        ApiKeyFactory.create(user=user)
     with pytest.raises(CommandError, match="already has 3 active API keys"):
         call_command("create_api_key", "alice", stdout=StringIO())
     assert _active_keys(user) == 3

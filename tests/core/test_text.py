@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from core.text import (
@@ -139,15 +137,11 @@ def test_bm25_on_an_empty_corpus():
     assert index.rank("anything") == []
 
 
-def test_bm25_is_fast_enough_for_a_request():
+def test_bm25_ranks_a_large_corpus():
+    # Its speed on this corpus is measured by benchmarks/unit_speed.py.
     docs = [
         f"document {i} about topic{i % 50} with some shared words and text" for i in range(2000)
     ]
-    index = BM25(docs)
-    timings = []
-    for _ in range(20):
-        started = time.perf_counter()
-        index.rank("topic7 shared words")
-        timings.append(time.perf_counter() - started)
-    # The fastest run: robust to a busy test machine, still catches an O(n * terms) blow-up.
-    assert min(timings) < 0.02
+    ranked = BM25(docs).rank("topic7 shared words")
+    assert ranked[:40] == list(range(7, 2000, 50))
+    assert ranked[40:45] == [0, 1, 2, 3, 4]

@@ -1,4 +1,4 @@
-"""End-to-end (issue 8 item 7): a person's first session with Nova, in a real browser.
+"""End-to-end: a person's first session with Nova, in a real browser.
 
 Playwright drives Debian's Chromium (`apt-get install chromium`, which .ci/run does; Playwright
 never downloads a browser here) against a real daphne process on the test database. The

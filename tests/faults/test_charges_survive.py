@@ -1,4 +1,4 @@
-"""Money under attack (issue 12 items 1, 2 and 7), against live daphne processes on loopback:
+"""Money under attack, against live daphne processes on loopback:
 streams whose clients leave are charged exactly once, a database outage at charge time loses no
 charge, overdraft is bounded under 200 concurrent chats, and persona visibility never waits on
 a cache write."""
@@ -30,7 +30,7 @@ from llm.catalog import get_catalog
 from personas.models import TrainingDataItem
 from personas.services import delete_training_item, update_persona
 from tests.chat.helpers import make_persona
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.faults.helpers import assert_books_balance
 from tests.faults.tcp_proxy import tcp_proxy
@@ -107,13 +107,13 @@ async def _run_streams(url: str, key: str, *, count: int, concurrency: int, **kw
 def test_streams_whose_clients_leave_are_each_charged_exactly_once(
     fake_upstream: FakeUpstream, upstream_catalog: Path
 ) -> None:
-    user = UserFactory(username="leaver")
+    user = UserFactory.create(username="leaver")
     top_up(user=user, amount="10")
-    key = ApiKeyFactory(user=user, rpm_limit=100_000)
+    key = ApiKeyFactory.create(user=user, rpm_limit=100_000)
     fake_upstream.script(reply=REPLY, usage=(12, 14), stream_chunk_chars=4, chunk_delay=0.002)
     with running_nova(_env(upstream_catalog)) as base:
         url = base + CHAT
-        raw = key.raw_key  # type: ignore[attr-defined]
+        raw = raw_key(key)
         at_end = asyncio.run(_run_streams(url, raw, count=200, concurrency=50, after_chunks=None))
         early = asyncio.run(_run_streams(url, raw, count=200, concurrency=50, after_chunks=3))
         assert (at_end, early) == (200, 200)
@@ -170,10 +170,10 @@ def test_a_database_outage_at_charge_time_loses_no_charge(
 
     if connection.vendor != "postgresql":
         pytest.skip("the outage is a cut TCP connection to PostgreSQL")
-    user = UserFactory(username="outage")
+    user = UserFactory.create(username="outage")
     top_up(user=user, amount="10")
-    key = ApiKeyFactory(user=user, rpm_limit=100_000, detailed_logging=True)
-    raw = key.raw_key  # type: ignore[attr-defined]
+    key = ApiKeyFactory.create(user=user, rpm_limit=100_000, detailed_logging=True)
+    raw = raw_key(key)
     pending = tmp_path / "pending"
     settings.PENDING_CHARGES_DIR = pending
     fake_upstream.script(reply=REPLY, usage=(12, 14), stream_chunk_chars=4, chunk_delay=0.08)
@@ -241,15 +241,15 @@ async def _chats(url: str, key: str, count: int, body: dict[str, Any]) -> list[i
 def test_overdraft_is_bounded_under_200_concurrent_chats(
     fake_upstream: FakeUpstream, upstream_catalog: Path
 ) -> None:
-    user = UserFactory(username="overdraft")
+    user = UserFactory.create(username="overdraft")
     funded = Decimal("0.003")
     top_up(user=user, amount=funded)
-    key = ApiKeyFactory(user=user, rpm_limit=100_000)
+    key = ApiKeyFactory.create(user=user, rpm_limit=100_000)
     # Each chat costs 24 micro-dollars; 200 of them would cost 0.0048, more than the balance.
     fake_upstream.script(reply="ok", usage=(12, 6), hang=0.05)
     body = {"model": "fake-gpt", "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}]}
     with running_nova(_env(upstream_catalog)) as first, running_nova(_env(upstream_catalog)):
-        statuses = asyncio.run(_chats(first + CHAT, key.raw_key, 200, body))  # type: ignore[attr-defined]
+        statuses = asyncio.run(_chats(first + CHAT, raw_key(key), 200, body))
     assert set(statuses) <= {200, 402}, statuses
     assert statuses.count(200) >= 1 and statuses.count(402) >= 1
     model = get_catalog().get("fake-gpt")
@@ -281,7 +281,7 @@ def _persona_reply(base: str, key: ApiKey, persona_id: int, text: str) -> httpx.
     return httpx.post(
         base + "/v1/agents/chat/completions",
         json={"persona_id": persona_id, "messages": [{"role": "user", "content": text}]},
-        headers={"Authorization": f"Bearer {key.raw_key}"},  # type: ignore[attr-defined]
+        headers={"Authorization": f"Bearer {raw_key(key)}"},
         timeout=30,
     )
 
@@ -289,10 +289,10 @@ def _persona_reply(base: str, key: ApiKey, persona_id: int, text: str) -> httpx.
 def test_private_persona_and_deleted_training_data_are_never_served_from_a_stale_cache(
     own_redis: str, upstream_catalog: Path
 ) -> None:
-    owner = UserFactory(username="owner")
-    stranger = UserFactory(username="stranger")
+    owner = UserFactory.create(username="owner")
+    stranger = UserFactory.create(username="stranger")
     top_up(user=stranger, amount="5")
-    key = ApiKeyFactory(user=stranger, rpm_limit=100_000)
+    key = ApiKeyFactory.create(user=stranger, rpm_limit=100_000)
     persona = make_persona(
         owner,
         model="nova-local",
@@ -328,9 +328,9 @@ def test_private_persona_and_deleted_training_data_are_never_served_from_a_stale
 def test_a_huge_prompt_is_refused_quickly_and_the_process_stays_responsive(
     upstream_catalog: Path,
 ) -> None:
-    user = UserFactory(username="huge")
+    user = UserFactory.create(username="huge")
     top_up(user=user, amount="5")
-    key = ApiKeyFactory(user=user, rpm_limit=100_000)
+    key = ApiKeyFactory.create(user=user, rpm_limit=100_000)
     words = "lorem ipsum dolor sit amet " * 700_000  # 18.9 MB, about 3.5 M tokens
     with running_nova(_env(upstream_catalog)) as base:
         slowest = 0.0
@@ -350,7 +350,7 @@ def test_a_huge_prompt_is_refused_quickly_and_the_process_stays_responsive(
         response = httpx.post(
             base + CHAT,
             json={"model": "nova-local", "messages": [{"role": "user", "content": words}]},
-            headers={"Authorization": f"Bearer {key.raw_key}"},  # type: ignore[attr-defined]
+            headers={"Authorization": f"Bearer {raw_key(key)}"},
             timeout=60,
         )
         took = time.monotonic() - started

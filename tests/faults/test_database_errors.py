@@ -1,5 +1,5 @@
-"""Database connection errors anywhere in an API request are the 503 envelope (contract §3,
-core.errors.ServiceUnavailable), on both paths: DRF's exception handler and the middleware
+"""Database connection errors anywhere in an API request are the 503 envelope (docs/api.md,
+Errors; core.errors.ServiceUnavailable), on both paths: DRF's exception handler and the middleware
 for plain views, plus handler500 for errors raised outside any view."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Issue 8 item 5: a failing model provider never produces a wrong charge or a half-written
-conversation (contract §6-§8). Through the test client; the live-process run is in
-test_live_faults.py.
+"""A failing model provider never produces a wrong charge or a half-written conversation
+(docs/api.md, Streaming; docs/billing.md, Charging exactly once). Through the test client;
+the live-process run is in test_live_faults.py.
 
 The catalog's fake-gpt has a 2 s read timeout and costs 1.00 / 2.00 USD per million tokens.
 """
@@ -36,7 +36,7 @@ REPLY = "aaaa bbbb cccc dddd eeee"  # five 5-character chunks
 
 @pytest.fixture
 def key(funded_user: User, upstream_catalog: Any) -> ApiKey:
-    return ApiKeyFactory(user=funded_user, detailed_logging=True)
+    return ApiKeyFactory.create(user=funded_user, detailed_logging=True)
 
 
 def _chat(key: ApiKey, *, stream: bool, **extra: Any) -> Any:
@@ -51,7 +51,7 @@ def _chat(key: ApiKey, *, stream: bool, **extra: Any) -> Any:
 
 
 def _cost(prompt: int, completion: int) -> Decimal:
-    return usage_cost(get_catalog().get("fake-gpt"), prompt, completion)  # type: ignore[union-attr]
+    return usage_cost(get_catalog()["fake-gpt"], prompt, completion)
 
 
 def _stream_events(response: Any) -> list[Any]:
@@ -71,7 +71,7 @@ def _streamed_text(events: list[Any]) -> str:
 def _early_stream_error(response: Any) -> dict[str, Any]:
     """The error of a stream whose upstream failed before the first token.
 
-    Contract §6: under daphne that is a plain JSON 502/504 (chat waits for the first event);
+    Under daphne that is a plain JSON 502/504 (chat waits for the first event);
     the test client drains the body on another event loop, so there the stream has started
     and the error arrives as an event before [DONE]. Either way nothing was generated."""
     if response["Content-Type"].startswith("application/json"):
@@ -153,7 +153,7 @@ def _assert_partial_turn_saved_and_charged(user: User, text: str) -> None:
     conversation = Conversation.objects.get()
     assert usage.conversation_id == conversation.pk
     assert conversation_roles(conversation.pk) == ["system", "user", "assistant"]
-    assert conversation.messages.get(role="assistant").content == text  # type: ignore[attr-defined]
+    assert conversation.messages.get(role="assistant").content == text
     assert_conversations_whole(user)
 
 

@@ -29,8 +29,8 @@ UNSTORABLE = {
 def test_unstorable_text_in_a_chat_message_is_a_400_not_a_500(
     funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any, text: str
 ) -> None:
-    client = client_for(ApiKeyFactory(user=funded_user, detailed_logging=True))
-    client.raise_request_exception = False  # type: ignore[attr-defined]
+    client = client_for(ApiKeyFactory.create(user=funded_user, detailed_logging=True))
+    client.raise_request_exception = False
     body = {
         "persona_id": 1,
         "model": "fake-gpt",

@@ -1,11 +1,12 @@
-"""Issue 8 item 4: schemathesis against the live server's own OpenAPI schema, with a real key.
+"""Schemathesis against the live server's own OpenAPI schema, with a real key.
 
 One daphne process serves the schema at /api/schema/ and answers every generated request.
 Every operation in the schema is exercised (none is excluded: DELETE of conversations and
 training data is included, the fuzz user owns nothing the rest of the suite needs). Each
 response must pass every schemathesis check (``ALL_CHECKS``): no 5xx, a documented status
-code, a documented content type and headers, a body matching the documented schema (the
-contract §3 envelope for errors), and 401 when the key is left out (``ignored_auth``).
+code, a documented content type and headers, a body matching the documented schema (for
+errors, the envelope of docs/api.md, Errors), and 401 when the key is left out
+(``ignored_auth``).
 
 Bounded for CI: ``MAX_EXAMPLES`` per operation, derandomized (the same cases on every run),
 no per-example deadline but a per-request timeout.
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 from billing.services import top_up
 from conversations.models import Conversation
 from personas.models import Persona, TrainingDataItem
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
@@ -43,9 +44,9 @@ IDS: dict[str, Any] = {}
 def live_schema(fake_upstream: FakeUpstream, upstream_catalog: Path) -> Iterator[Any]:
     """A live Nova, a funded key with Detailed Logging and a limit no fuzz run reaches, and a
     persona with training data of the fuzz user's own (so owner-only paths can answer 200)."""
-    user = UserFactory(username="fuzzer")
+    user = UserFactory.create(username="fuzzer")
     top_up(user=user, amount=Decimal("1000"), note="fuzzing")
-    key = ApiKeyFactory(user=user, detailed_logging=True, rpm_limit=100_000)
+    key = ApiKeyFactory.create(user=user, detailed_logging=True, rpm_limit=100_000)
     persona = Persona.objects.create(
         owner=user,
         name="Fuzz target",
@@ -61,7 +62,7 @@ def live_schema(fake_upstream: FakeUpstream, upstream_catalog: Path) -> Iterator
         user=user, api_key=key, mode=Conversation.Mode.API_AGENTS, persona=persona, title="fuzz"
     )
     fake_upstream.script(reply="fuzzed reply", usage=(5, 2))
-    AUTH["Authorization"] = f"Bearer {key.raw_key}"  # type: ignore[attr-defined]
+    AUTH["Authorization"] = f"Bearer {raw_key(key)}"
     IDS.update(
         id=persona.pk,
         dataId=item.pk,
@@ -130,7 +131,8 @@ def _chat_bodies() -> Any:
 
 @schema.hook("before_generate_body")
 def _known_model_too(context: Any, strategy: Any) -> Any:
-    # A random model name is always a 400 before anything else is looked at (contract §3):
+    # A random model name is a 400 before a persona or conversation is looked up (a 400 comes
+    # before a 404 and a 402):
     # steer some bodies to existing ids and a catalog model, and add well-formed chat bodies.
     if context.operation.path.endswith("chat/completions/"):
         return st.one_of(strategy, strategy.map(_steer), _chat_bodies())

@@ -14,7 +14,7 @@ from accounts.models import ApiKey, User
 from billing.models import UsageRecord
 from billing.selectors import get_balance
 from billing.services import top_up
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
@@ -40,13 +40,13 @@ def live(upstream_catalog: Path) -> Iterator[str]:
 
 @pytest.fixture
 def key(db: None) -> ApiKey:
-    user: User = UserFactory(username="gateway-user")
+    user: User = UserFactory.create(username="gateway-user")
     top_up(user=user, amount="10")
-    return ApiKeyFactory(user=user, rpm_limit=100)
+    return ApiKeyFactory.create(user=user, rpm_limit=100)
 
 
 def _chat(base_url: str, path: str, key: ApiKey | None, **extra: object) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {key.raw_key}"} if key is not None else {}
+    headers = {"Authorization": f"Bearer {raw_key(key)}"} if key is not None else {}
     body = {
         "model": "fake-gpt",
         "persona_id": 1,
@@ -92,7 +92,7 @@ def test_errors_are_the_envelope_with_their_headers(live: str, key: ApiKey) -> N
     not_json = httpx.post(
         live + "/v1/chat/completions",
         content=b"{",
-        headers={"Authorization": f"Bearer {key.raw_key}", "Content-Type": "application/json"},
+        headers={"Authorization": f"Bearer {raw_key(key)}", "Content-Type": "application/json"},
     )
     assert not_json.status_code == 400
     assert not_json.json()["error"]["code"] == "invalid_json"
@@ -100,7 +100,7 @@ def test_errors_are_the_envelope_with_their_headers(live: str, key: ApiKey) -> N
 
 def test_other_methods_on_a_chat_path_are_django_s(live: str, key: ApiKey) -> None:
     response = httpx.get(
-        live + "/v1/agents/chat/completions", headers={"Authorization": f"Bearer {key.raw_key}"}
+        live + "/v1/agents/chat/completions", headers={"Authorization": f"Bearer {raw_key(key)}"}
     )
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"
@@ -128,7 +128,7 @@ def test_a_host_outside_allowed_hosts_is_a_json_400(live: str, key: ApiKey) -> N
     response = httpx.post(
         live + "/v1/chat/completions",
         json={"model": "fake-gpt", "messages": [{"role": "user", "content": "Hi"}]},
-        headers={"Authorization": f"Bearer {key.raw_key}", "Host": "evil.example"},
+        headers={"Authorization": f"Bearer {raw_key(key)}", "Host": "evil.example"},
     )
     assert response.status_code == 400
     assert response.json()["error"]["type"] == "invalid_request_error"
@@ -148,7 +148,7 @@ def test_https_redirect_applies_as_in_django(upstream_catalog: Path, key: ApiKey
         proxied = httpx.post(
             base_url + "/v1/chat/completions",
             json={"model": "fake-gpt", "messages": [{"role": "user", "content": "Hi"}]},
-            headers={"Authorization": f"Bearer {key.raw_key}", "X-Forwarded-Proto": "https"},
+            headers={"Authorization": f"Bearer {raw_key(key)}", "X-Forwarded-Proto": "https"},
             timeout=10,
         )
         assert proxied.status_code == 200, proxied.text

@@ -1,6 +1,6 @@
-"""Issue 12 item 11 against a real daphne process: what Twisted and daphne refuse before Django
-sees a request is answered with the contract §3 envelope (config/server.py), status lines carry
-their reason phrase, and a path ending in %0A names no resource."""
+"""Against a real daphne process: what Twisted and daphne refuse before Django sees a request is
+answered with the JSON error envelope (config/server.py; docs/api.md, Errors), status lines
+carry their reason phrase, and a path ending in %0A names no resource."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from accounts.models import ApiKey
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.servers import running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
@@ -31,7 +31,7 @@ def live(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 
 @pytest.fixture
 def key(db: None) -> ApiKey:
-    return ApiKeyFactory(user=UserFactory(username="protocol-user"), rpm_limit=100)
+    return ApiKeyFactory.create(user=UserFactory.create(username="protocol-user"), rpm_limit=100)
 
 
 def _exchange(base_url: str, request: bytes) -> tuple[str, dict[str, str], bytes]:
@@ -132,10 +132,10 @@ def test_a_request_daphne_refuses_is_a_json_400(live: str) -> None:
     assert error["message"] == "Invalid header value."
 
 
-@pytest.mark.usefixtures("fresh_rate_window")
+@pytest.mark.usefixtures("fresh_wall_clock_window")
 def test_a_429_status_line_carries_its_reason_phrase(live: str, db: None) -> None:
-    limited = ApiKeyFactory(user=UserFactory(username="limited"), rpm_limit=1)
-    headers = {"Authorization": f"Bearer {limited.raw_key}"}
+    limited = ApiKeyFactory.create(user=UserFactory.create(username="limited"), rpm_limit=1)
+    headers = {"Authorization": f"Bearer {raw_key(limited)}"}
     assert httpx.get(live + "/v1/personas", headers=headers).status_code == 200
     response = httpx.get(live + "/v1/personas", headers=headers)
     assert response.status_code == 429
@@ -144,7 +144,7 @@ def test_a_429_status_line_carries_its_reason_phrase(live: str, db: None) -> Non
 
 
 def test_a_persona_id_with_a_trailing_newline_is_404(live: str, key: ApiKey) -> None:
-    headers = {"Authorization": f"Bearer {key.raw_key}"}
+    headers = {"Authorization": f"Bearer {raw_key(key)}"}
     assert httpx.get(live + "/v1/personas/1", headers=headers).status_code == 200
     response = httpx.get(live + "/v1/personas/1%0A", headers=headers)
     assert response.status_code == 404, response.text
@@ -162,7 +162,7 @@ def test_json_nested_5000_deep_is_400_on_the_chat_gateway(live: str, key: ApiKey
     response = httpx.post(
         live + "/v1/chat/completions",
         content=b"[" * 5000 + b"]" * 5000,
-        headers={"Authorization": f"Bearer {key.raw_key}", "Content-Type": "application/json"},
+        headers={"Authorization": f"Bearer {raw_key(key)}", "Content-Type": "application/json"},
     )
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == "invalid_json"
@@ -172,7 +172,7 @@ def test_a_body_over_the_limit_is_413_on_moderation(live: str, key: ApiKey) -> N
     response = httpx.post(
         live + "/v1/moderation",
         json={"content": "x" * (BODY_LIMIT + 1)},
-        headers={"Authorization": f"Bearer {key.raw_key}"},
+        headers={"Authorization": f"Bearer {raw_key(key)}"},
     )
     assert response.status_code == 413, response.text
     assert response.reason_phrase == "Request Entity Too Large"

@@ -1,4 +1,5 @@
-"""The official openai SDK against a live daphne server on loopback (contract §6)."""
+"""The official openai SDK against a live daphne server on loopback (docs/api.md, Chat
+completions)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from billing.selectors import get_balance
 from billing.services import top_up
 from conversations.models import Message
 from core.text import count_tokens
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
@@ -32,13 +33,13 @@ def live(upstream_catalog: Path) -> Iterator[str]:
 
 @pytest.fixture
 def funded_key(db: None) -> ApiKey:
-    user: User = UserFactory(username="sdk-user")
+    user: User = UserFactory.create(username="sdk-user")
     top_up(user=user, amount="10")
-    return ApiKeyFactory(user=user, detailed_logging=True)
+    return ApiKeyFactory.create(user=user, detailed_logging=True)
 
 
 def sdk(base_url: str, key: ApiKey, suffix: str = "/v1") -> openai.OpenAI:
-    return openai.OpenAI(base_url=base_url + suffix, api_key=key.raw_key, max_retries=0)  # type: ignore[attr-defined]
+    return openai.OpenAI(base_url=base_url + suffix, api_key=raw_key(key), max_retries=0)
 
 
 @pytest.mark.parametrize("suffix", ["/v1", "/v1/agents"])
@@ -98,7 +99,7 @@ def test_client_disconnect_mid_stream_is_charged_for_what_was_sent(
         reply="".join(words), stream_chunk_chars=4, chunk_delay=0.05, usage=(10, 40)
     )
     received: list[str] = []
-    headers = {"Authorization": f"Bearer {funded_key.raw_key}"}  # type: ignore[attr-defined]
+    headers = {"Authorization": f"Bearer {raw_key(funded_key)}"}
     body = {"model": "fake-text", "stream": True, "messages": [{"role": "user", "content": "go"}]}
     with httpx.stream(
         "POST", f"{live}/v1/chat/completions", json=body, headers=headers, timeout=10
@@ -130,7 +131,7 @@ def test_stream_that_fails_before_any_token_is_a_plain_json_error(
     live: str, funded_key: ApiKey, fake_upstream: FakeUpstream, script: dict[str, Any], status: int
 ) -> None:
     fake_upstream.script(**script)
-    headers = {"Authorization": f"Bearer {funded_key.raw_key}"}  # type: ignore[attr-defined]
+    headers = {"Authorization": f"Bearer {raw_key(funded_key)}"}
     body = {"model": "fake-text", "stream": True, "messages": [{"role": "user", "content": "x"}]}
     response = httpx.post(f"{live}/v1/chat/completions", json=body, headers=headers, timeout=15)
     assert response.status_code == status

@@ -21,8 +21,8 @@ import pytest
 from core.errors import UpstreamError, UpstreamTimeout
 from core.text import count_message_tokens, count_tokens
 from llm.catalog import ModelSpec
-from llm.openai import OpenAIProvider, _client, aclose_clients
 from llm.providers import get_provider
+from llm.providers.openai import OpenAIProvider, _client, aclose_clients
 from llm.types import (
     Completion,
     Delta,

@@ -1,4 +1,4 @@
-"""POST /v1/moderation (spec 2.4 / 4.4, contract §10): validation, verdict shape, policies."""
+"""POST /v1/moderation: validation, verdict shape, policies (docs/moderation.md)."""
 
 from __future__ import annotations
 
@@ -11,51 +11,21 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiKey, User
 from billing.selectors import get_balance
-from moderation.engine import POLICY_VERSION
+from moderation.engine import POLICY_VERSION, vocabulary
 from moderation.models import ModerationVerdict
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
+from tests.moderation.helpers import (
+    POLICIES,
+    QUOTED_TEXT,
+    SAFE_TEXT,
+    SPEC_FIELDS,
+    THREAT_TEXT,
+)
 
 pytestmark = pytest.mark.django_db
 
 PATHS = ["/v1/moderation", "/v1/moderation/", "/api/v1/moderation", "/api/v1/moderation/"]
-SPEC_FIELDS = {
-    "status",
-    "category",
-    "severity",
-    "action",
-    "banned_days",
-    "reason",
-    "confidence",
-    "uncertainty_flag",
-    "ambiguity_reason",
-    "escalation_required",
-    "auto_fail",
-    "detected_signals",
-    "policy_version",
-    "timestamp",
-    "usage",
-}
-SCORED = {
-    "PROFANITY",
-    "SPAM",
-    "HARASSMENT",
-    "PII",
-    "SEXUAL",
-    "HATE_SPEECH",
-    "SELF_HARM",
-    "VIOLENCE",
-    "ILLEGAL",
-    "EXTREMISM",
-    "CHILD_SAFETY",
-}
-POLICIES = (
-    "#policy 1: no promotion of other crypto exchanges\n"
-    "#policy 2: no medical dosage advice\n"
-    "#policy 3: no mention of competitor brands Acme or Globex"
-)
-SAFE_TEXT = "What time does the store open on Sunday?"
-THREAT_TEXT = "I will kill you, I know where you live"
 
 
 def moderate(client: APIClient, body: Any, path: str = "/v1/moderation") -> Any:
@@ -64,7 +34,7 @@ def moderate(client: APIClient, body: Any, path: str = "/v1/moderation") -> Any:
 
 def assert_400(response: Any, param: str | None) -> dict[str, Any]:
     assert response.status_code == 400, response.content
-    error = response.json()["error"]
+    error: dict[str, Any] = response.json()["error"]
     assert error["type"] == "invalid_request_error"
     assert error["param"] == param
     return error
@@ -189,7 +159,7 @@ def test_revoked_key_is_401(api_key: ApiKey) -> None:
 
 @pytest.mark.usefixtures("fresh_rate_window")
 def test_over_the_rate_limit_is_429(user: User) -> None:
-    client = client_for(ApiKeyFactory(user=user, rpm_limit=2))
+    client = client_for(ApiKeyFactory.create(user=user, rpm_limit=2))
     first = moderate(client, {"content": SAFE_TEXT})
     second = moderate(client, {"content": SAFE_TEXT})
     third = moderate(client, {"content": SAFE_TEXT})
@@ -226,6 +196,39 @@ def test_get_is_405(api_client: APIClient) -> None:
 # --- the verdict -----------------------------------------------------------------------------
 
 
+def test_published_vocabulary_is_pinned() -> None:
+    # The one place the public values are written out: every other test takes them from
+    # moderation.engine.vocabulary, so a change there must also change this test.
+    assert vocabulary.CATEGORIES == (
+        "SAFE",
+        "PROFANITY",
+        "SPAM",
+        "HARASSMENT",
+        "PII",
+        "SEXUAL",
+        "HATE_SPEECH",
+        "SELF_HARM",
+        "VIOLENCE",
+        "ILLEGAL",
+        "EXTREMISM",
+        "CHILD_SAFETY",
+    )
+    assert vocabulary.CATEGORIES[1:] == vocabulary.SCORED_CATEGORIES
+    assert vocabulary.SEVERITIES == ("LOW", "MEDIUM", "HIGH", "CRITICAL")
+    assert vocabulary.ACTIONS == ("ALLOW", "BLOCK", "REDACT", "ESCALATE", "LOG_ONLY", "BANNED")
+    assert sorted(vocabulary.ACTIONS_BY_RESTRICTION) == sorted(vocabulary.ACTIONS)
+    assert vocabulary.ALLOWED_ACTIONS == ("ALLOW", "LOG_ONLY")
+    assert vocabulary.STATUSES == ("ALLOWED", "DISALLOWED")
+    assert vocabulary.AMBIGUITY_REASONS == (
+        "NONE",
+        "CONTEXT_MISSING",
+        "SATIRE",
+        "QUOTED_CONTENT",
+        "MIXED_SIGNALS",
+    )
+    assert vocabulary.REVIEW_STATES == ("pending", "confirmed", "overturned")
+
+
 def test_safe_verdict_has_every_field(api_client: APIClient) -> None:
     response = moderate(api_client, {"content": SAFE_TEXT})
     assert response.status_code == 200
@@ -249,7 +252,7 @@ def test_safe_verdict_has_every_field(api_client: APIClient) -> None:
         "scores": ANY,
     }
     assert 0 <= body["confidence"] <= 1
-    assert set(body["scores"]) == SCORED
+    assert set(body["scores"]) == set(vocabulary.SCORED_CATEGORIES)
     assert all(0 <= p <= 1 for p in body["scores"].values())
     usage = body["usage"]
     assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] == 0
@@ -289,7 +292,7 @@ def test_redact_verdict_adds_redacted_content(api_client: APIClient) -> None:
         "What the fuck is this shit, damn it",
         "you are an idiot",
         "My card is 4111 1111 1111 1111, ship it",
-        'The news report said the gunman shouted "I will kill you all" before police arrived.',
+        QUOTED_TEXT,
     ],
 )
 def test_status_is_allowed_exactly_when_action_is_allow_or_log_only(

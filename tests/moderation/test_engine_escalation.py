@@ -10,11 +10,13 @@ from moderation.engine.escalation import (
     UNCERTAIN_CONFIDENCE_CAP,
     ZERO_TOLERANCE_VIOLENCE,
 )
-from moderation.engine.verdict import (
+from moderation.engine.vocabulary import (
     ACTIONS,
     AMBIGUITY_REASONS,
     CATEGORIES,
+    SCORED_CATEGORIES,
     SEVERITIES,
+    STATUSES,
 )
 
 
@@ -175,7 +177,7 @@ def test_signals_on_safe_verdict_name_a_category():
 _signals = st.lists(
     st.sampled_from(
         sorted(
-            set(CATEGORIES[1:])
+            set(SCORED_CATEGORIES)
             | MINOR_SIGNALS
             | ZERO_TOLERANCE_VIOLENCE
             | {"THREAT", "POLICY_1", "POLICY_7", "PII_EMAIL", "WHATEVER", MULTIPLE_MINOR_SIGNALS}
@@ -188,7 +190,7 @@ _raw_verdicts = st.builds(
     category=st.sampled_from(CATEGORIES),
     severity=st.sampled_from(SEVERITIES),
     action=st.sampled_from(ACTIONS),
-    status=st.sampled_from(("ALLOWED", "DISALLOWED")),
+    status=st.sampled_from(STATUSES),
     banned_days=st.one_of(st.none(), st.integers(min_value=-5, max_value=1000)),
     confidence=st.floats(min_value=0.0, max_value=1.0),
     uncertainty_flag=st.booleans(),

@@ -4,31 +4,14 @@ import re
 
 import pytest
 
-from moderation.engine import CATEGORIES, POLICY_VERSION, Verdict, moderate
-
-FIELDS = {
-    "status",
-    "category",
-    "severity",
-    "action",
-    "banned_days",
-    "reason",
-    "confidence",
-    "uncertainty_flag",
-    "ambiguity_reason",
-    "escalation_required",
-    "auto_fail",
-    "detected_signals",
-    "policy_version",
-    "timestamp",
-    "usage",
-    "scores",
-}
+from moderation.engine import POLICY_VERSION, Verdict, moderate
+from moderation.engine.vocabulary import SCORED_CATEGORIES
+from tests.moderation.helpers import VERDICT_FIELDS
 
 
 def test_safe_verdict_carries_every_field():
     body = moderate("Can anyone recommend a good banana bread recipe?").to_dict()
-    assert set(body) == FIELDS
+    assert set(body) == VERDICT_FIELDS
     assert (body["status"], body["category"], body["severity"], body["action"]) == (
         "ALLOWED",
         "SAFE",
@@ -39,7 +22,7 @@ def test_safe_verdict_carries_every_field():
     assert body["policy_version"] == POLICY_VERSION
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", body["timestamp"])
     assert body["usage"]["total_tokens"] == body["usage"]["prompt_tokens"] > 0
-    assert set(body["scores"]) == set(CATEGORIES) - {"SAFE"}
+    assert set(body["scores"]) == set(SCORED_CATEGORIES)
     assert all(0.0 <= p <= 1.0 for p in body["scores"].values())
     assert body["confidence"] == round(body["confidence"], 2)
 
@@ -111,14 +94,9 @@ def test_from_dict_validates_and_round_trips():
         Verdict.from_dict({"category": "NOT_A_CATEGORY"})
 
 
-def test_moderation_is_fast_for_a_long_text():
-    import time
-
+def test_long_repeated_text_is_repetition_spam():
+    # How fast this is measured by benchmarks/moderation_speed.py, not by a unit test.
     text = ("The council met on Tuesday to discuss bus routes and the parks budget. " * 30)[:2000]
-    moderate(text)
-    runs = []
-    for i in range(20):
-        t = time.perf_counter()
-        moderate(text + str(i))
-        runs.append(time.perf_counter() - t)
-    assert sorted(runs)[18] < 0.1  # generous bound for CI; the benchmark reports p95
+    v = moderate(text)
+    assert (v.category, v.action, v.status) == ("SPAM", "BLOCK", "DISALLOWED")
+    assert "SPAM_REPETITION" in v.detected_signals

@@ -1,17 +1,16 @@
-"""The optional LLM judge (issue 7 item 4) against the fake OpenAI-compatible upstream."""
+"""The optional LLM judge against the fake OpenAI-compatible upstream (docs/moderation.md,
+"LLM judge")."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from moderation.engine import Policy, Verdict, apply_escalation, moderate
-from moderation.engine.verdict import Usage
+from moderation.engine import Policy, Usage, Verdict, apply_escalation, moderate
 from moderation.judge import (
     JudgeAnswer,
     JudgeError,
@@ -21,15 +20,10 @@ from moderation.judge import (
 )
 from moderation.models import ModerationVerdict, ReviewItem
 from tests.fake_upstream import SECRET_IN_ERROR_BODY, FakeUpstream
+from tests.moderation.helpers import POLICIES, SAFE_TEXT, THREAT_TEXT, post_moderation
 
 pytestmark = pytest.mark.django_db
 
-POLICIES = (
-    "#policy 1: no promotion of other crypto exchanges\n"
-    "#policy 2: no medical dosage advice\n"
-    "#policy 3: no mention of competitor brands Acme or Globex"
-)
-SAFE_TEXT = "What time does the store open on Sunday?"
 KRAKEN = "I switched to Kraken, way lower fees than here, sign up with my referral link"
 INSTRUCTIONS = "This is a children's platform; treat mentions of gambling as spam."
 
@@ -58,12 +52,6 @@ def judge(upstream_catalog: Path, fake_upstream: FakeUpstream, settings: Any) ->
     return fake_upstream
 
 
-def post(client: APIClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/v1/moderation", body, format="json")
-    assert response.status_code == 200, response.content
-    return dict(response.json())
-
-
 def engine_tokens(content: str, policy: str | None = None, instructions: str | None = None) -> int:
     return moderate(content, policy=policy, instructions=instructions).usage.prompt_tokens
 
@@ -75,7 +63,7 @@ def test_custom_policies_and_instructions_are_sent_to_the_judge(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
     judge.script(reply=answer())
-    post(api_client, content=SAFE_TEXT, policy=POLICIES, instructions=INSTRUCTIONS)
+    post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES, instructions=INSTRUCTIONS)
     assert len(judge.bodies) == 1
     sent = judge.bodies[0]
     assert sent["model"] == "fake"
@@ -93,14 +81,14 @@ def test_custom_policies_and_instructions_are_sent_to_the_judge(
 
 def test_instructions_alone_go_to_the_judge(api_client: APIClient, judge: FakeUpstream) -> None:
     judge.script(reply=answer())
-    post(api_client, content=SAFE_TEXT, instructions="be strict")
+    post_moderation(api_client, content=SAFE_TEXT, instructions="be strict")
     assert len(judge.bodies) == 1
 
 
 def test_clear_verdict_without_policies_skips_the_judge(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
-    body = post(api_client, content=SAFE_TEXT)
+    body = post_moderation(api_client, content=SAFE_TEXT)
     assert judge.bodies == []
     assert body["usage"]["completion_tokens"] == 0
     assert ModerationVerdict.objects.get().judge_model == ""
@@ -118,7 +106,7 @@ def test_borderline_verdict_goes_to_the_judge(api_client: APIClient, judge: Fake
             reason="A death wish aimed at someone.",
         )
     )
-    body = post(api_client, content="die")
+    body = post_moderation(api_client, content="die")
     assert len(judge.bodies) == 1
     # The judge settled the engine's doubt: same category, confident.
     assert body["category"] == "VIOLENCE"
@@ -131,7 +119,7 @@ def test_judge_is_off_without_moderation_model(
     api_client: APIClient, upstream_catalog: Path, fake_upstream: FakeUpstream, settings: Any
 ) -> None:
     settings.MODERATION_MODEL = None
-    post(api_client, content=SAFE_TEXT, policy=POLICIES)
+    post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert fake_upstream.bodies == []
 
 
@@ -139,7 +127,7 @@ def test_unknown_moderation_model_disables_the_judge(
     api_client: APIClient, upstream_catalog: Path, fake_upstream: FakeUpstream, settings: Any
 ) -> None:
     settings.MODERATION_MODEL = "no-such-model"
-    body = post(api_client, content=SAFE_TEXT, policy=POLICIES)
+    body = post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert fake_upstream.bodies == []
     assert body["uncertainty_flag"] is False
 
@@ -148,7 +136,7 @@ def test_zero_tolerance_verdicts_never_leave_the_process(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
     threat = "We will bomb the central station on Friday at noon, everyone there will die."
-    body = post(api_client, content=threat, policy=POLICIES)
+    body = post_moderation(api_client, content=threat, policy=POLICIES)
     assert body["auto_fail"] is True
     assert judge.bodies == []
 
@@ -172,7 +160,7 @@ def test_judge_that_escalates_wins_and_flags_the_conflict(
         ),
         usage=(300, 40),
     )
-    body = post(api_client, content=SAFE_TEXT, instructions=INSTRUCTIONS)
+    body = post_moderation(api_client, content=SAFE_TEXT, instructions=INSTRUCTIONS)
     assert (body["status"], body["category"], body["severity"]) == (
         "DISALLOWED",
         "VIOLENCE",
@@ -181,7 +169,8 @@ def test_judge_that_escalates_wins_and_flags_the_conflict(
     assert body["action"] in ("BLOCK", "ESCALATE")
     assert {"VIOLENCE", "THREAT"} <= set(body["detected_signals"])
     assert "Judge (fake-gpt): A veiled threat against the shop staff." in body["reason"]
-    # The engine saw nothing: conflicting signals go to a human (spec 4.4 rule 5).
+    # The engine saw nothing: conflicting signals go to a human (docs/moderation.md,
+    # "Escalation rules", rule 5).
     assert body["uncertainty_flag"] is True
     assert body["ambiguity_reason"] != "NONE"
     assert body["confidence"] <= 0.7
@@ -211,7 +200,7 @@ def test_judge_finds_a_policy_breach_the_engine_missed(
             policy_breaches=[1],
         )
     )
-    body = post(api_client, content=KRAKEN, policy=POLICIES)
+    body = post_moderation(api_client, content=KRAKEN, policy=POLICIES)
     assert "POLICY_1" in body["detected_signals"]
     assert "policy 1 (no promotion of other crypto exchanges)" in body["reason"]
     assert body["status"] == "DISALLOWED"
@@ -234,7 +223,7 @@ def test_judge_terror_threat_gets_the_zero_tolerance_rules(
             reason="Coded threat to attack the store for a cause.",
         )
     )
-    body = post(api_client, content=SAFE_TEXT, policy=POLICIES)
+    body = post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert (body["category"], body["severity"], body["action"]) == (
         "EXTREMISM",
         "CRITICAL",
@@ -252,7 +241,7 @@ def test_judge_child_safety_is_banned_for_365_days(
     judge.script(
         reply=answer(status="DISALLOWED", category="CHILD_SAFETY", severity="HIGH", action="BLOCK")
     )
-    body = post(api_client, content=SAFE_TEXT, instructions=INSTRUCTIONS)
+    body = post_moderation(api_client, content=SAFE_TEXT, instructions=INSTRUCTIONS)
     assert (body["category"], body["action"], body["banned_days"]) == (
         "CHILD_SAFETY",
         "BANNED",
@@ -263,7 +252,7 @@ def test_judge_child_safety_is_banned_for_365_days(
 
 def test_judge_cannot_lower_the_engines_verdict(api_client: APIClient, judge: FakeUpstream) -> None:
     judge.script(reply=answer(reason="Just banter."))
-    body = post(api_client, content="I will kill you, I know where you live", policy=POLICIES)
+    body = post_moderation(api_client, content=THREAT_TEXT, policy=POLICIES)
     assert body["category"] == "VIOLENCE"
     assert body["status"] == "DISALLOWED"
     assert body["uncertainty_flag"] is True  # the two disagree: a human decides
@@ -272,7 +261,7 @@ def test_judge_cannot_lower_the_engines_verdict(api_client: APIClient, judge: Fa
 
 def test_fenced_json_answer_is_accepted(api_client: APIClient, judge: FakeUpstream) -> None:
     judge.script(reply="```json\n" + answer() + "\n```")
-    body = post(api_client, content=SAFE_TEXT, policy=POLICIES)
+    body = post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert body["uncertainty_flag"] is False
     assert "Judge (fake-gpt)" in body["reason"]
 
@@ -316,7 +305,7 @@ def test_malformed_answer_leaves_the_engine_verdict_uncertain(
     api_client: APIClient, judge: FakeUpstream, reply: str
 ) -> None:
     judge.script(reply=reply, usage=(200, 10))
-    body = post(api_client, content=SAFE_TEXT, policy=POLICIES)
+    body = post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert_engine_verdict_stands_uncertain(body)
     # The judge's tokens were spent all the same.
     assert body["usage"]["completion_tokens"] == 10
@@ -338,10 +327,11 @@ def test_upstream_500_leaves_the_engine_verdict_uncertain(
 def test_upstream_timeout_leaves_the_engine_verdict_uncertain(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
-    judge.script(hang=4)  # the catalog's read_timeout for fake-gpt is 2 s
-    started = time.monotonic()
-    body = post(api_client, content=SAFE_TEXT, policy=POLICIES)
-    assert time.monotonic() - started < 4
+    # The catalog's read_timeout for fake-gpt is 2 s; had the judge waited for the hang to
+    # end, its (non-JSON) reply would read "malformed answer". How long the wait lasts is
+    # measured by benchmarks/moderation_speed.py.
+    judge.script(hang=4)
+    body = post_moderation(api_client, content=SAFE_TEXT, policy=POLICIES)
     assert_engine_verdict_stands_uncertain(body)
     assert "timed out" in body["reason"]
 
@@ -350,7 +340,7 @@ def test_failed_judge_keeps_an_existing_ambiguity_reason(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
     judge.script(status=503)
-    body = post(api_client, content="die")
+    body = post_moderation(api_client, content="die")
     assert body["uncertainty_flag"] is True
     assert body["ambiguity_reason"] == "MIXED_SIGNALS"
 

@@ -12,12 +12,11 @@ from moderation.models import ModerationVerdict, ReviewItem
 from moderation.serializers import OPENAI_CATEGORIES, openai_result
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
+from tests.moderation.helpers import SAFE_TEXT, THREAT_TEXT
 
 pytestmark = pytest.mark.django_db
 
 PATHS = ["/v1/moderations", "/v1/moderations/", "/api/v1/moderations", "/api/v1/moderations/"]
-SAFE_TEXT = "What time does the store open on Sunday?"
-THREAT_TEXT = "I will kill you, I know where you live"
 
 
 def post(client: APIClient, body: Any, path: str = "/v1/moderations") -> Any:
@@ -137,7 +136,7 @@ def test_missing_key_is_401(anon_client: APIClient, path: str) -> None:
 
 @pytest.mark.usefixtures("fresh_rate_window")
 def test_rate_limited_like_the_rest(user: Any) -> None:
-    client = client_for(ApiKeyFactory(user=user, rpm_limit=1))
+    client = client_for(ApiKeyFactory.create(user=user, rpm_limit=1))
     assert post(client, {"input": SAFE_TEXT}).status_code == 200
     response = post(client, {"input": SAFE_TEXT})
     assert response.status_code == 429

@@ -1,4 +1,5 @@
-"""The review queue (issue 7 item 6): what is recorded, what is queued, the admin, the export."""
+"""The review queue: what is recorded, what is queued, the admin, the export
+(docs/moderation.md, "What is stored" and "Review queue")."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
@@ -19,28 +19,22 @@ from core.errors import InvalidRequest
 from moderation.models import ModerationVerdict, ReviewItem
 from moderation.services import review_item
 from tests.factories import UserFactory
+from tests.moderation.helpers import QUOTED_TEXT, SAFE_TEXT, THREAT_TEXT, post_moderation
 
 pytestmark = pytest.mark.django_db
 
-QUOTED = 'The news report said the gunman shouted "I will kill you all" before police arrived.'
-THREAT = "I will kill you, I know where you live"
 MARKER = "zebra-quartz-7731"
 CERTAIN = [
-    f"What time does the store open on Sunday? {MARKER}",
+    f"{SAFE_TEXT} {MARKER}",
     f"My card is 4111 1111 1111 1111, ship it {MARKER}",
     f"you are an idiot {MARKER}",
 ]
 
 
-def moderate(client: APIClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/v1/moderation", body, format="json")
-    assert response.status_code == 200, response.content
-    return dict(response.json())
-
-
 @pytest.fixture
 def operator(db: None) -> User:
-    return UserFactory(username="operator", is_staff=True, is_superuser=True)
+    operator: User = UserFactory.create(username="operator", is_staff=True, is_superuser=True)
+    return operator
 
 
 @pytest.fixture
@@ -52,21 +46,21 @@ def operator_client(operator: User) -> Client:
 
 @pytest.fixture
 def queued(api_client: APIClient) -> list[ReviewItem]:
-    moderate(api_client, content=QUOTED)
-    moderate(api_client, content=THREAT)
-    moderate(api_client, content="What time does the store open on Sunday?")
+    post_moderation(api_client, content=QUOTED_TEXT)
+    post_moderation(api_client, content=THREAT_TEXT)
+    post_moderation(api_client, content=SAFE_TEXT)
     return list(ReviewItem.objects.order_by("id"))
 
 
 def test_uncertain_verdict_is_queued_with_its_content(
     api_client: APIClient, api_key: ApiKey, user: User
 ) -> None:
-    body = moderate(
-        api_client, content=QUOTED, policy="#policy 1: no spam", instructions="be strict"
+    body = post_moderation(
+        api_client, content=QUOTED_TEXT, policy="#policy 1: no spam", instructions="be strict"
     )
     assert body["uncertainty_flag"] is True
     item = ReviewItem.objects.select_related("verdict").get()
-    assert item.content == QUOTED
+    assert item.content == QUOTED_TEXT
     assert (item.policy, item.instructions) == ("#policy 1: no spam", "be strict")
     assert item.reason == body["reason"]
     assert item.state == ReviewItem.State.PENDING
@@ -76,14 +70,14 @@ def test_uncertain_verdict_is_queued_with_its_content(
 
 
 def test_escalated_verdict_is_queued(api_client: APIClient) -> None:
-    body = moderate(api_client, content=THREAT)
+    body = post_moderation(api_client, content=THREAT_TEXT)
     assert body["escalation_required"] is True
-    assert ReviewItem.objects.get().content == THREAT
+    assert ReviewItem.objects.get().content == THREAT_TEXT
 
 
 @pytest.mark.parametrize("content", CERTAIN)
 def test_certain_verdict_is_recorded_but_not_queued(api_client: APIClient, content: str) -> None:
-    body = moderate(api_client, content=content)
+    body = post_moderation(api_client, content=content)
     assert body["uncertainty_flag"] is False and body["escalation_required"] is False
     record = ModerationVerdict.objects.get()
     assert record.category == body["category"]
@@ -92,7 +86,7 @@ def test_certain_verdict_is_recorded_but_not_queued(api_client: APIClient, conte
 
 def test_content_of_unqueued_verdicts_is_never_stored(api_client: APIClient) -> None:
     for content in CERTAIN:
-        moderate(api_client, content=content)
+        post_moderation(api_client, content=content)
     client = api_client
     response = client.post("/v1/moderations", {"input": CERTAIN}, format="json")
     assert response.status_code == 200
@@ -228,7 +222,7 @@ def test_admin_change_form_without_decision_writes_nothing(
     assert (item.state, item.note, item.reviewer) == ("pending", "", None)
 
 
-def test_admin_requires_staff(queued: list[ReviewItem], user: AbstractBaseUser) -> None:
+def test_admin_requires_staff(queued: list[ReviewItem], user: User) -> None:
     client = Client()
     client.force_login(user)
     response = client.get("/admin/moderation/reviewitem/")
@@ -245,7 +239,7 @@ def test_export_pending_as_jsonl(queued: list[ReviewItem], operator: User) -> No
     rows = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [row["id"] for row in rows] == [queued[0].pk]
     row = rows[0]
-    assert row["content"] == QUOTED
+    assert row["content"] == QUOTED_TEXT
     assert row["state"] == "pending"
     assert row["user"] == "alice"
     assert row["category"] == "VIOLENCE"
@@ -260,8 +254,8 @@ def test_export_all_as_csv(queued: list[ReviewItem], operator: User) -> None:
     call_command("export_review_queue", "--state", "all", "--format", "csv", stdout=out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert [int(row["id"]) for row in rows] == [item.pk for item in queued]
-    assert rows[0]["content"] == QUOTED and rows[0]["state"] == "pending"
-    assert rows[1]["content"] == THREAT
+    assert rows[0]["content"] == QUOTED_TEXT and rows[0]["state"] == "pending"
+    assert rows[1]["content"] == THREAT_TEXT
     assert (rows[1]["state"], rows[1]["reviewer"], rows[1]["note"]) == (
         "overturned",
         "operator",

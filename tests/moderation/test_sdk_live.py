@@ -12,6 +12,7 @@ from moderation.engine import POLICY_VERSION
 from moderation.models import ModerationVerdict
 from moderation.serializers import OPENAI_CATEGORIES
 from tests.factories import ApiKeyFactory, UserFactory
+from tests.moderation.helpers import SAFE_TEXT, THREAT_TEXT
 from tests.servers import running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
@@ -25,9 +26,10 @@ def live() -> Iterator[str]:
 
 @pytest.fixture
 def unfunded_key(db: None) -> ApiKey:
-    # Moderation needs no balance (contract §10): this user never topped up.
-    user: User = UserFactory(username="sdk-moderator")
-    return ApiKeyFactory(user=user)
+    # Moderation needs no balance: this user never topped up.
+    user: User = UserFactory.create(username="sdk-moderator")
+    key: ApiKey = ApiKeyFactory.create(user=user)
+    return key
 
 
 def sdk(base_url: str, key: ApiKey, suffix: str = "/v1") -> openai.OpenAI:
@@ -37,9 +39,7 @@ def sdk(base_url: str, key: ApiKey, suffix: str = "/v1") -> openai.OpenAI:
 @pytest.mark.parametrize("suffix", ["/v1", "/api/v1"])
 def test_sdk_moderations_create(live: str, unfunded_key: ApiKey, suffix: str) -> None:
     client = sdk(live, unfunded_key, suffix)
-    response = client.moderations.create(
-        input=["What time does the store open on Sunday?", "I will kill you, I know where you live"]
-    )
+    response = client.moderations.create(input=[SAFE_TEXT, THREAT_TEXT])
     assert response.id.startswith("modr-")
     assert response.model == POLICY_VERSION
     assert len(response.results) == 2

@@ -1,7 +1,7 @@
 """Content no text column can hold (NUL, a lone surrogate) is still moderated and queued.
 
-Issue 12 item 5: PostgreSQL refuses NUL in text, and neither psycopg nor sqlite3 (nor the JSON
-renderer) can encode a lone surrogate, so such content used to be a 500 with no review item.
+PostgreSQL refuses NUL in text, and neither psycopg nor sqlite3 (nor the JSON renderer) can
+encode a lone surrogate, so such content used to be a 500 with no review item.
 The review item now stores the text cleaned (NUL dropped, a lone surrogate replaced by U+FFFD)
 and every echo of the caller's text in the response is cleaned the same way.
 """
@@ -16,12 +16,14 @@ from rest_framework.test import APIClient
 
 from core.text import storable_text
 from moderation.models import ModerationVerdict, ReviewItem
+from tests.moderation.helpers import QUOTED_TEXT, SAFE_TEXT, THREAT_TEXT
 
 pytestmark = pytest.mark.django_db
 
-THREAT = "I will kill you, I know where you live"  # escalation_required
-QUOTED = 'The news report said the gunman shouted "I will kill you all" before police arrived.'
-NEEDS_REVIEW = [pytest.param(THREAT, id="escalated"), pytest.param(QUOTED, id="uncertain")]
+NEEDS_REVIEW = [
+    pytest.param(THREAT_TEXT, id="escalated"),
+    pytest.param(QUOTED_TEXT, id="uncertain"),
+]
 # (sent, stored): what the caller's character becomes in the database.
 UNSTORABLE = [pytest.param("\x00", "", id="nul"), pytest.param("\ud800", "\ufffd", id="surrogate")]
 
@@ -54,7 +56,7 @@ def test_moderation_queues_content_with_an_unstorable_character(
 def test_moderations_queues_content_with_an_unstorable_character(
     api_client: APIClient, content: str, sent: str, stored: str
 ) -> None:
-    body = {"input": ["What time does the store open on Sunday?", f"{content} {sent}end"]}
+    body = {"input": [SAFE_TEXT, f"{content} {sent}end"]}
     response = post_raw(api_client, "/v1/moderations", body)
     assert response.status_code == 200, response.content
     assert len(response.json()["results"]) == 2
@@ -73,7 +75,7 @@ def test_policy_and_instructions_are_queued_cleaned_and_the_reason_renders(
         api_client,
         "/v1/moderation",
         {
-            "content": THREAT,
+            "content": THREAT_TEXT,
             "policy": "#policy 1: no threats \ud800 here",
             "instructions": "be\x00 strict",
         },
@@ -84,7 +86,7 @@ def test_policy_and_instructions_are_queued_cleaned_and_the_reason_renders(
     assert "no threats \ufffd here" in body["reason"]
     item = ReviewItem.objects.get()
     assert (item.content, item.policy, item.instructions) == (
-        THREAT,
+        THREAT_TEXT,
         "#policy 1: no threats \ufffd here",
         "be strict",
     )

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
-from django.apps import apps
 
 from accounts.models import User
 from personas.models import Persona
 from tests.factories import PersonaFactory, TrainingDataItemFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("builtin_personas")]
 
 CHANGELIST = "/admin/personas/persona/"
-
-
-@pytest.fixture(autouse=True)
-def _builtin_personas(db: None) -> None:
-    migration = importlib.import_module("personas.migrations.0002_builtin_personas")
-    migration.seed_builtin_personas(apps, None)
 
 
 def _action(client: Any, action: str, personas: list[Persona]) -> Any:
@@ -45,7 +37,7 @@ def test_make_public_action(admin_client: Any, user: User) -> None:
 
 
 def test_make_private_skips_builtins(admin_client: Any, user: User) -> None:
-    public = PersonaFactory(owner=user, is_public=True)
+    public = PersonaFactory.create(owner=user, is_public=True)
     builtin = Persona.objects.get(pk=1)
     response = _action(admin_client, "make_private", [public, builtin])
     content = response.content.decode()
@@ -58,8 +50,8 @@ def test_make_private_skips_builtins(admin_client: Any, user: User) -> None:
 
 
 def test_changelist_search_and_filters(admin_client: Any, user: User, other_user: User) -> None:
-    PersonaFactory(owner=user, name="Zebra Expert", category="animals")
-    PersonaFactory(owner=other_user, name="Other One", is_public=True)
+    PersonaFactory.create(owner=user, name="Zebra Expert", category="animals")
+    PersonaFactory.create(owner=other_user, name="Other One", is_public=True)
     content = admin_client.get(CHANGELIST, {"q": "zebra"}).content.decode()
     assert "Zebra Expert" in content
     assert "Other One" not in content
@@ -75,8 +67,8 @@ def test_changelist_search_and_filters(admin_client: Any, user: User, other_user
 
 
 def test_change_page_shows_training_data_inline(admin_client: Any, user: User) -> None:
-    persona = PersonaFactory(owner=user)
-    TrainingDataItemFactory(persona=persona, content="Inline canary fact.")
+    persona = PersonaFactory.create(owner=user)
+    TrainingDataItemFactory.create(persona=persona, content="Inline canary fact.")
     response = admin_client.get(f"{CHANGELIST}{persona.pk}/change/")
     assert response.status_code == 200
     assert "Inline canary fact." in response.content.decode()

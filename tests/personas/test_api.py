@@ -1,12 +1,10 @@
-"""Contract §4: listing and reading personas, on both prefixes, with and without the slash."""
+"""Listing and reading personas, on both prefixes, with and without the slash."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -16,40 +14,25 @@ from personas.services import create_persona
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory, PersonaFactory, TrainingDataItemFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("builtin_personas")]
 
-PREFIXES = ["/v1", "/api/v1"]
-SLASHES = ["", "/"]
 CANARY = "CANARY-7f3a-secret-prompt"
-PERSONA_FIELDS = {
-    "id",
-    "name",
-    "description",
-    "category",
-    "is_public",
-    "is_owned",
-    "has_training_data",
-    "default_model",
-    "default_temperature",
-    "created_at",
-}
 
 
-@pytest.fixture(autouse=True)
-def _builtin_personas(db: None) -> None:
-    # A transactional test elsewhere in the run flushes the tables, data migration included.
-    migration = importlib.import_module("personas.migrations.0002_builtin_personas")
-    migration.seed_builtin_personas(apps, None)
-
-
-@pytest.fixture(params=PREFIXES)
-def prefix(request: Any) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(params=SLASHES)
-def slash(request: Any) -> str:
-    return str(request.param)
+def _persona_body(persona: Persona, *, is_owned: bool, has_training_data: bool) -> dict[str, Any]:
+    """The whole body a persona is listed and read with (without its system prompt)."""
+    return {
+        "id": persona.pk,
+        "name": persona.name,
+        "description": persona.description,
+        "category": persona.category,
+        "is_public": persona.is_public,
+        "is_owned": is_owned,
+        "has_training_data": has_training_data,
+        "default_model": persona.default_model,
+        "default_temperature": persona.default_temperature,
+        "created_at": persona.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    }
 
 
 def _warm(client: APIClient) -> None:
@@ -120,7 +103,7 @@ def test_id_sequence_is_past_the_builtin_ids() -> None:
 
 
 def test_list_envelope_and_entry_shape(api_client: APIClient, user: User) -> None:
-    own = PersonaFactory(owner=user, name="Mine", category="support")
+    own = PersonaFactory.create(owner=user, name="Mine", category="support")
     body = api_client.get("/v1/personas").json()
     assert set(body) == {"object", "data", "has_more", "total"}
     assert body["object"] == "list"
@@ -139,16 +122,17 @@ def test_list_envelope_and_entry_shape(api_client: APIClient, user: User) -> Non
         "default_temperature": 0.7,
         "created_at": own.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     }
-    for persona in body["data"]:
-        assert set(persona) == PERSONA_FIELDS
+    for builtin in body["data"][:-1]:
+        persona = Persona.objects.get(pk=builtin["id"])
+        assert builtin == _persona_body(persona, is_owned=False, has_training_data=True)
 
 
 def test_list_holds_public_personas_and_own_private_ones_ordered_by_id(
     api_client: APIClient, user: User, other_user: User
 ) -> None:
-    mine = PersonaFactory(owner=user)
-    theirs_public = PersonaFactory(owner=other_user, is_public=True)
-    theirs_private = PersonaFactory(owner=other_user)
+    mine = PersonaFactory.create(owner=user)
+    theirs_public = PersonaFactory.create(owner=other_user, is_public=True)
+    theirs_private = PersonaFactory.create(owner=other_user)
     ids = [p["id"] for p in api_client.get("/api/v1/personas/").json()["data"]]
     assert ids == sorted(ids)
     assert mine.pk in ids
@@ -159,7 +143,7 @@ def test_list_holds_public_personas_and_own_private_ones_ordered_by_id(
 def test_is_owned_is_computed_for_the_caller(
     api_client: APIClient, other_api_client: APIClient, user: User
 ) -> None:
-    shared = PersonaFactory(owner=user, is_public=True)
+    shared = PersonaFactory.create(owner=user, is_public=True)
     mine = {p["id"]: p for p in api_client.get("/v1/personas").json()["data"]}
     theirs = {p["id"]: p for p in other_api_client.get("/v1/personas").json()["data"]}
     assert mine[shared.pk]["is_owned"] is True
@@ -167,9 +151,9 @@ def test_is_owned_is_computed_for_the_caller(
 
 
 def test_has_training_data_reflects_items(api_client: APIClient, user: User) -> None:
-    empty = PersonaFactory(owner=user)
-    full = PersonaFactory(owner=user)
-    TrainingDataItemFactory(persona=full)
+    empty = PersonaFactory.create(owner=user)
+    full = PersonaFactory.create(owner=user)
+    TrainingDataItemFactory.create(persona=full)
     data = {p["id"]: p for p in api_client.get("/v1/personas").json()["data"]}
     assert data[empty.pk]["has_training_data"] is False
     assert data[full.pk]["has_training_data"] is True
@@ -195,8 +179,8 @@ def test_page_must_be_an_integer_from_1(api_client: APIClient, page: str) -> Non
 
 
 def test_category_filter(api_client: APIClient, user: User) -> None:
-    support = PersonaFactory(owner=user, category="support")
-    PersonaFactory(owner=user, category="other")
+    support = PersonaFactory.create(owner=user, category="support")
+    PersonaFactory.create(owner=user, category="other")
     body = api_client.get("/v1/personas?category=support").json()
     assert [p["id"] for p in body["data"]] == [support.pk]
     assert body["total"] == 1
@@ -204,8 +188,8 @@ def test_category_filter(api_client: APIClient, user: User) -> None:
 
 
 def test_owned_filter(api_client: APIClient, user: User, other_user: User) -> None:
-    mine = PersonaFactory(owner=user)
-    theirs = PersonaFactory(owner=other_user, is_public=True)
+    mine = PersonaFactory.create(owner=user)
+    theirs = PersonaFactory.create(owner=other_user, is_public=True)
     owned = api_client.get("/v1/personas?owned=true").json()
     assert [p["id"] for p in owned["data"]] == [mine.pk]
     not_owned = [p["id"] for p in api_client.get("/v1/personas?owned=false").json()["data"]]
@@ -237,33 +221,33 @@ def test_list_query_count_is_constant(
 
 def test_detail_of_builtin(api_client: APIClient, prefix: str, slash: str) -> None:
     body = api_client.get(f"{prefix}/personas/1{slash}").json()
-    assert set(body) == PERSONA_FIELDS
-    assert body["id"] == 1
-    assert body["is_owned"] is False
+    builtin = Persona.objects.get(pk=1)
+    assert body == _persona_body(builtin, is_owned=False, has_training_data=True)
 
 
 def test_owner_sees_system_prompt_in_detail(api_client: APIClient, user: User) -> None:
-    persona = PersonaFactory(owner=user, system_prompt=CANARY)
+    persona = PersonaFactory.create(owner=user, system_prompt=CANARY)
     body = api_client.get(f"/v1/personas/{persona.pk}").json()
-    assert set(body) == PERSONA_FIELDS | {"system_prompt"}
-    assert body["system_prompt"] == CANARY
-    assert body["is_owned"] is True
+    assert body == {
+        **_persona_body(persona, is_owned=True, has_training_data=False),
+        "system_prompt": CANARY,
+    }
 
 
 def test_public_persona_of_other_user_hides_system_prompt(
     api_client: APIClient, other_user: User
 ) -> None:
-    persona = PersonaFactory(owner=other_user, is_public=True, system_prompt=CANARY)
+    persona = PersonaFactory.create(owner=other_user, is_public=True, system_prompt=CANARY)
     response = api_client.get(f"/v1/personas/{persona.pk}")
     assert response.status_code == 200
-    assert set(response.json()) == PERSONA_FIELDS
+    assert response.json() == _persona_body(persona, is_owned=False, has_training_data=False)
     assert CANARY not in response.content.decode()
 
 
 def test_private_persona_is_404_for_other_users(
     api_client: APIClient, other_user: User, prefix: str, slash: str
 ) -> None:
-    persona = PersonaFactory(owner=other_user, name=CANARY, system_prompt=CANARY)
+    persona = PersonaFactory.create(owner=other_user, name=CANARY, system_prompt=CANARY)
     private = api_client.get(f"{prefix}/personas/{persona.pk}{slash}")
     missing = api_client.get(f"{prefix}/personas/999999{slash}")
     _error(private, 404, "not_found_error")
@@ -282,10 +266,10 @@ def test_malformed_persona_id_is_404(api_client: APIClient, bad_id: str) -> None
 def test_other_users_secrets_never_appear_in_listings(
     api_client: APIClient, other_user: User
 ) -> None:
-    public = PersonaFactory(owner=other_user, is_public=True, system_prompt=CANARY)
-    private = PersonaFactory(owner=other_user, name=CANARY, system_prompt=CANARY)
+    public = PersonaFactory.create(owner=other_user, is_public=True, system_prompt=CANARY)
+    private = PersonaFactory.create(owner=other_user, name=CANARY, system_prompt=CANARY)
     for persona in (public, private):
-        TrainingDataItemFactory(persona=persona, content=CANARY, title=CANARY)
+        TrainingDataItemFactory.create(persona=persona, content=CANARY, title=CANARY)
     for path in [
         "/v1/personas",
         "/v1/personas?owned=false",
@@ -311,7 +295,7 @@ def test_persona_routes_are_read_only(api_client: APIClient) -> None:
 
 
 def test_revoked_key_cannot_list(user: User) -> None:
-    key = ApiKeyFactory(user=UserFactory(username="dave"))
+    key = ApiKeyFactory.create(user=UserFactory.create(username="dave"))
     client = client_for(key)
     assert client.get("/v1/personas").status_code == 200
     key.revoked_at = key.created_at

@@ -1,4 +1,4 @@
-"""contract §12: create_persona prints the new id alone; bad input is a CommandError."""
+"""create_persona prints the new persona's id alone; bad input is a CommandError."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contract §5 injection: each type's readable form, the budget, and BM25 selection."""
+"""Training-data injection: each type's readable form, the budget, and BM25 selection."""
 
 from __future__ import annotations
 
@@ -228,7 +228,7 @@ def test_prompt_with_ranking_holds_the_relevant_items() -> None:
 
 
 def test_latest_user_message_reads_strings_and_parts() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "first"},
         {"role": "assistant", "content": "reply"},
         {
@@ -247,12 +247,12 @@ def test_latest_user_message_reads_strings_and_parts() -> None:
 
 @pytest.mark.django_db
 def test_system_prompt_for_loads_items_in_one_query(django_assert_num_queries: Any) -> None:
-    persona = PersonaFactory(system_prompt=PROMPT)
-    TrainingDataItemFactory(persona=persona, type="knowledge", content="We ship to the EU.")
-    TrainingDataItemFactory(
+    persona = PersonaFactory.create(system_prompt=PROMPT)
+    TrainingDataItemFactory.create(persona=persona, type="knowledge", content="We ship to the EU.")
+    TrainingDataItemFactory.create(
         persona=persona, type="qa_pair", content="Nine to five.", metadata={"question": "Hours?"}
     )
-    TrainingDataItemFactory(persona=PersonaFactory(), content="Not mine.")
+    TrainingDataItemFactory.create(persona=PersonaFactory.create(), content="Not mine.")
     with django_assert_num_queries(1):
         prompt = system_prompt_for(
             persona, context_window=8192, messages=[{"role": "user", "content": "hours?"}]

@@ -14,7 +14,6 @@ from personas.selectors import (
     get_owned_persona_for,
     get_persona_for,
     get_training_item_for,
-    parse_id,
     personas_page,
     personas_visible_to,
 )
@@ -88,7 +87,7 @@ def test_temperature_bounds_are_inclusive(user: User) -> None:
 
 
 def test_update_persona_changes_fields(user: User) -> None:
-    persona = PersonaFactory(owner=user)
+    persona = PersonaFactory.create(owner=user)
     update_persona(persona=persona, name="New", is_public=True, default_temperature=1.5)
     persona.refresh_from_db()
     assert (persona.name, persona.is_public, persona.default_temperature) == ("New", True, 1.5)
@@ -96,18 +95,18 @@ def test_update_persona_changes_fields(user: User) -> None:
 
 def test_update_persona_rejects_unknown_fields(user: User) -> None:
     with pytest.raises(TypeError):
-        update_persona(persona=PersonaFactory(owner=user), owner=None)
+        update_persona(persona=PersonaFactory.create(owner=user), owner=None)
 
 
 def test_builtin_persona_cannot_be_made_private() -> None:
-    builtin = PersonaFactory(owner=None, is_public=True)
+    builtin = PersonaFactory.create(owner=None, is_public=True)
     with pytest.raises(InvalidRequest) as excinfo:
         update_persona(persona=builtin, is_public=False)
     assert excinfo.value.param == "is_public"
 
 
 def test_delete_persona_removes_its_training_data(user: User) -> None:
-    persona = PersonaFactory(owner=user)
+    persona = PersonaFactory.create(owner=user)
     TrainingDataItemFactory.create_batch(2, persona=persona)
     delete_persona(persona=persona)
     assert not TrainingDataItem.objects.filter(persona_id=persona.pk).exists()
@@ -117,7 +116,7 @@ def test_delete_persona_removes_its_training_data(user: User) -> None:
 
 
 def test_add_and_update_training_item(user: User) -> None:
-    persona = PersonaFactory(owner=user)
+    persona = PersonaFactory.create(owner=user)
     item = add_training_item(persona=persona, type="text", content="Hello", title=None)
     assert (item.title, item.metadata) == ("", {})
     update_training_item(item=item, title="Greeting")
@@ -126,8 +125,8 @@ def test_add_and_update_training_item(user: User) -> None:
 
 
 def test_update_with_replace_resets_omitted_fields(user: User) -> None:
-    item = TrainingDataItemFactory(
-        persona=PersonaFactory(owner=user),
+    item = TrainingDataItemFactory.create(
+        persona=PersonaFactory.create(owner=user),
         type="qa_pair",
         title="T",
         metadata={"question": "Q?"},
@@ -138,7 +137,7 @@ def test_update_with_replace_resets_omitted_fields(user: User) -> None:
 
 
 def test_replace_requires_type_and_content(user: User) -> None:
-    item = TrainingDataItemFactory(persona=PersonaFactory(owner=user))
+    item = TrainingDataItemFactory.create(persona=PersonaFactory.create(owner=user))
     with pytest.raises(InvalidRequest) as excinfo:
         update_training_item(item=item, content="x", replace=True)
     assert excinfo.value.param == "type"
@@ -160,7 +159,7 @@ def test_validate_training_item_checks_in_field_order() -> None:
 
 
 def test_delete_training_item(user: User) -> None:
-    item = TrainingDataItemFactory(persona=PersonaFactory(owner=user))
+    item = TrainingDataItemFactory.create(persona=PersonaFactory.create(owner=user))
     delete_training_item(item=item)
     assert not TrainingDataItem.objects.filter(pk=item.pk).exists()
 
@@ -173,7 +172,7 @@ def _revision(persona: Persona) -> int:
 
 
 def test_every_write_bumps_the_revision(user: User) -> None:
-    persona = PersonaFactory(owner=user)
+    persona = PersonaFactory.create(owner=user)
     revisions = [_revision(persona)]
     writes = [
         lambda: update_persona(persona=persona, name="Renamed"),
@@ -189,7 +188,7 @@ def test_every_write_bumps_the_revision(user: User) -> None:
 
 
 def test_a_write_that_rolls_back_leaves_the_revision(user: User) -> None:
-    persona = PersonaFactory(owner=user)
+    persona = PersonaFactory.create(owner=user)
     before = _revision(persona)
     with pytest.raises(RuntimeError), transaction.atomic():
         update_persona(persona=persona, name="Renamed")
@@ -201,9 +200,9 @@ def test_a_write_that_rolls_back_leaves_the_revision(user: User) -> None:
 
 
 def test_visible_personas_have_training_flag(user: User, other_user: User) -> None:
-    mine = PersonaFactory(owner=user)
-    TrainingDataItemFactory(persona=mine)
-    hidden = PersonaFactory(owner=other_user)
+    mine = PersonaFactory.create(owner=user)
+    TrainingDataItemFactory.create(persona=mine)
+    hidden = PersonaFactory.create(owner=other_user)
     visible = {persona.pk: persona for persona in personas_visible_to(user)}
     assert visible[mine.pk].has_training_data is True  # type: ignore[attr-defined]
     assert hidden.pk not in visible
@@ -212,15 +211,15 @@ def test_visible_personas_have_training_flag(user: User, other_user: User) -> No
 def test_anonymous_users_see_public_personas_only(user: User) -> None:
     from django.contrib.auth.models import AnonymousUser
 
-    PersonaFactory(owner=user)
-    public = PersonaFactory(owner=user, is_public=True)
+    PersonaFactory.create(owner=user)
+    public = PersonaFactory.create(owner=user, is_public=True)
     ids = set(personas_visible_to(AnonymousUser()).values_list("pk", flat=True))
     assert public.pk in ids
     assert all(Persona.objects.get(pk=pk).is_public for pk in ids)
 
 
 def test_get_persona_for_hides_private_personas(user: User, other_user: User) -> None:
-    private = PersonaFactory(owner=other_user)
+    private = PersonaFactory.create(owner=other_user)
     with pytest.raises(NotFound):
         get_persona_for(user, private.pk)
     assert get_persona_for(other_user, str(private.pk)) == private
@@ -229,7 +228,7 @@ def test_get_persona_for_hides_private_personas(user: User, other_user: User) ->
 def test_get_owned_persona_for_is_403_for_visible_but_not_owned(
     user: User, other_user: User
 ) -> None:
-    public = PersonaFactory(owner=other_user, is_public=True)
+    public = PersonaFactory.create(owner=other_user, is_public=True)
     with pytest.raises(PermissionDenied):
         get_owned_persona_for(user, public.pk)
     assert get_owned_persona_for(other_user, public.pk) == public
@@ -237,35 +236,15 @@ def test_get_owned_persona_for_is_403_for_visible_but_not_owned(
 
 def test_get_training_item_for_checks_the_persona(user: User) -> None:
     persona, sibling = PersonaFactory.create_batch(2, owner=user)
-    item = TrainingDataItemFactory(persona=sibling)
+    item = TrainingDataItemFactory.create(persona=sibling)
     with pytest.raises(NotFound):
         get_training_item_for(persona, item.pk)
     assert get_training_item_for(sibling, str(item.pk)) == item
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (5, 5),
-        ("5", 5),
-        ("05", 5),
-        (True, None),
-        (0, None),
-        ("-5", None),
-        ("5.0", None),
-        (" 5", None),
-        ("٥", None),
-        (2**63, None),
-        (None, None),
-    ],
-)
-def test_parse_id(value: Any, expected: int | None) -> None:
-    assert parse_id(value) == expected
-
-
 def test_personas_page_filters(user: User, other_user: User) -> None:
-    mine = PersonaFactory(owner=user, category="support")
-    PersonaFactory(owner=other_user, is_public=True, category="support")
+    mine = PersonaFactory.create(owner=user, category="support")
+    PersonaFactory.create(owner=other_user, is_public=True, category="support")
     page = personas_page(user, category="support", owned=True)
     assert [p.pk for p in page.personas] == [mine.pk]
     assert (page.total, page.has_more) == (1, False)

@@ -1,56 +1,29 @@
-"""Contract §5: training data of a persona, owner only, on both prefixes."""
+"""Training data of a persona: owner only, on both prefixes, with and without the slash."""
 
 from __future__ import annotations
 
-import importlib
+from datetime import datetime
 from typing import Any
 
 import pytest
-from django.apps import apps
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from personas.models import Persona, TrainingDataItem
 from tests.factories import PersonaFactory, TrainingDataItemFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("builtin_personas")]
 
 CANARY = "CANARY-91bd-training-secret"
-ITEM_FIELDS = {
-    "id",
-    "persona_id",
-    "type",
-    "title",
-    "content",
-    "metadata",
-    "created_at",
-    "updated_at",
-}
-
-
-@pytest.fixture(autouse=True)
-def _builtin_personas(db: None) -> None:
-    # A transactional test elsewhere in the run flushes the tables, data migration included.
-    migration = importlib.import_module("personas.migrations.0002_builtin_personas")
-    migration.seed_builtin_personas(apps, None)
-
-
-@pytest.fixture(params=["/v1", "/api/v1"])
-def prefix(request: Any) -> str:
-    return str(request.param)
-
-
-@pytest.fixture(params=["", "/"])
-def slash(request: Any) -> str:
-    return str(request.param)
 
 
 @pytest.fixture
 def persona(user: User) -> Persona:
-    return PersonaFactory(owner=user, name="Support Bot")
+    persona: Persona = PersonaFactory.create(owner=user, name="Support Bot")
+    return persona
 
 
-def _stamp(value: Any) -> str:
+def _stamp(value: datetime) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -125,14 +98,18 @@ def test_list_is_ordered_by_id(
     api_client: APIClient, persona: Persona, prefix: str, slash: str
 ) -> None:
     items = TrainingDataItemFactory.create_batch(3, persona=persona)
-    TrainingDataItemFactory(persona=PersonaFactory(owner=persona.owner))  # another persona
+    # An item of another persona of the same owner:
+    TrainingDataItemFactory.create(persona=PersonaFactory.create(owner=persona.owner))
     response = api_client.get(_items_url(prefix, persona.pk, slash))
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"object", "data"}
     assert body["object"] == "list"
     assert [entry["id"] for entry in body["data"]] == [item.pk for item in items]
-    assert set(body["data"][0]) == ITEM_FIELDS
+    # Each entry is the item exactly as GET of the item shows it (test_get_one).
+    assert body["data"] == [
+        api_client.get(_item_url(prefix, persona.pk, item.pk)).json() for item in items
+    ]
 
 
 def test_list_of_persona_without_data_is_empty(api_client: APIClient, persona: Persona) -> None:
@@ -153,7 +130,7 @@ def test_list_query_count_is_constant(
 
 
 def test_get_one(api_client: APIClient, persona: Persona, prefix: str, slash: str) -> None:
-    item = TrainingDataItemFactory(persona=persona, type="knowledge", title="T")
+    item = TrainingDataItemFactory.create(persona=persona, type="knowledge", title="T")
     response = api_client.get(_item_url(prefix, persona.pk, item.pk, slash))
     assert response.status_code == 200
     assert response.json() == {
@@ -171,7 +148,7 @@ def test_get_one(api_client: APIClient, persona: Persona, prefix: str, slash: st
 def test_patch_changes_only_the_fields_sent(
     api_client: APIClient, persona: Persona, prefix: str, slash: str
 ) -> None:
-    item = TrainingDataItemFactory(
+    item = TrainingDataItemFactory.create(
         persona=persona, type="qa_pair", title="Hours", metadata={"question": "When?"}
     )
     response = api_client.patch(
@@ -187,7 +164,7 @@ def test_patch_changes_only_the_fields_sent(
 
 
 def test_patch_is_validated_like_a_create(api_client: APIClient, persona: Persona) -> None:
-    item = TrainingDataItemFactory(persona=persona, type="text")
+    item = TrainingDataItemFactory.create(persona=persona, type="text")
     url = _item_url("/v1", persona.pk, item.pk)
     _error(
         api_client.patch(url, {"type": "qa_pair"}, format="json"),
@@ -208,7 +185,7 @@ def test_patch_is_validated_like_a_create(api_client: APIClient, persona: Person
 def test_put_replaces_and_resets_title_and_metadata(
     api_client: APIClient, persona: Persona, prefix: str, slash: str
 ) -> None:
-    item = TrainingDataItemFactory(
+    item = TrainingDataItemFactory.create(
         persona=persona, type="qa_pair", title="Hours", metadata={"question": "When?"}
     )
     response = api_client.put(
@@ -229,7 +206,7 @@ def test_put_replaces_and_resets_title_and_metadata(
 
 @pytest.mark.parametrize("missing", ["type", "content"])
 def test_put_needs_type_and_content(api_client: APIClient, persona: Persona, missing: str) -> None:
-    item = TrainingDataItemFactory(persona=persona)
+    item = TrainingDataItemFactory.create(persona=persona)
     body = {"type": "text", "content": "x"}
     del body[missing]
     response = api_client.put(_item_url("/v1", persona.pk, item.pk), body, format="json")
@@ -253,7 +230,7 @@ def test_delete_is_204_and_has_training_data_turns_false(
     _error(api_client.get(_item_url(prefix, persona.pk, first.pk)), 404, "not_found_error")
 
 
-# --- Validation (contract §5, with param paths) ---
+# --- Validation (each error names the field's path in param) ---
 
 
 @pytest.mark.parametrize(
@@ -320,7 +297,7 @@ def test_unknown_fields_are_ignored(api_client: APIClient, persona: Persona) -> 
     assert response.json()["persona_id"] == persona.pk
 
 
-# --- Ownership (contract §5) ---
+# --- Ownership: another user's public persona is 403, a private one or none 404 ---
 
 _OPERATIONS = [
     ("get", False),
@@ -351,8 +328,8 @@ def test_public_persona_not_owned_is_403(
     if builtin:
         persona = Persona.objects.get(pk=1)
     else:
-        persona = PersonaFactory(owner=other_user, is_public=True)
-    item = TrainingDataItemFactory(persona=persona, content=CANARY)
+        persona = PersonaFactory.create(owner=other_user, is_public=True)
+    item = TrainingDataItemFactory.create(persona=persona, content=CANARY)
     count = persona.training_items.count()
     response = _call(api_client, method, persona.pk, item.pk if on_item else None)
     _error(response, 403, "permission_error")
@@ -366,8 +343,8 @@ def test_public_persona_not_owned_is_403(
 def test_private_persona_of_someone_else_is_404(
     api_client: APIClient, other_user: User, method: str, on_item: bool
 ) -> None:
-    persona = PersonaFactory(owner=other_user, name=CANARY, system_prompt=CANARY)
-    item = TrainingDataItemFactory(persona=persona, content=CANARY)
+    persona = PersonaFactory.create(owner=other_user, name=CANARY, system_prompt=CANARY)
+    item = TrainingDataItemFactory.create(persona=persona, content=CANARY)
     response = _call(api_client, method, persona.pk, item.pk if on_item else None)
     _error(response, 404, "not_found_error")
     assert CANARY not in response.content.decode()
@@ -385,8 +362,8 @@ def test_missing_persona_is_404(api_client: APIClient, method: str, on_item: boo
 def test_data_id_of_another_persona_is_404(
     api_client: APIClient, persona: Persona, user: User, method: str
 ) -> None:
-    sibling = PersonaFactory(owner=user)
-    item = TrainingDataItemFactory(persona=sibling, content=CANARY)
+    sibling = PersonaFactory.create(owner=user)
+    item = TrainingDataItemFactory.create(persona=sibling, content=CANARY)
     response = _call(api_client, method, persona.pk, item.pk)
     _error(response, 404, "not_found_error")
     item.refresh_from_db()
@@ -413,7 +390,7 @@ def test_wrong_method_is_405(api_client: APIClient, persona: Persona) -> None:
 def test_owner_sees_a_private_personas_data_after_making_it_public(
     api_client: APIClient, other_api_client: APIClient, persona: Persona
 ) -> None:
-    TrainingDataItemFactory(persona=persona)
+    TrainingDataItemFactory.create(persona=persona)
     persona.is_public = True
     persona.save()
     assert api_client.get(_items_url("/v1", persona.pk)).status_code == 200

@@ -1,4 +1,4 @@
-"""Issue 12 item 3: no burst of requests can exhaust PostgreSQL's connections.
+"""No burst of requests can exhaust PostgreSQL's connections.
 
 Every sync request of a process shares one bounded pool (``DB_POOL_MAX_SIZE``) and waits for a
 connection up to ``DB_POOL_TIMEOUT``, then gets the JSON 503; the chat hot path keeps its own
@@ -37,7 +37,7 @@ from rest_framework.views import APIView
 from accounts.models import ApiKey
 from billing.services import top_up
 from core.asyncdb import DB_THREADS
-from tests.factories import ApiKeyFactory, PersonaFactory, UserFactory
+from tests.factories import ApiKeyFactory, PersonaFactory, UserFactory, raw_key
 from tests.servers import ROOT, daphne_pid, free_port, running_nova
 from tests.servers import test_database_url as database_url
 
@@ -55,7 +55,7 @@ DB_UNAVAILABLE = {
 
 
 def _auth(key: ApiKey) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key.raw_key}"}  # type: ignore[attr-defined]
+    return {"Authorization": f"Bearer {raw_key(key)}"}
 
 
 APP_NAME = "nova-under-test"
@@ -116,12 +116,12 @@ async def _burst(base: str, requests: list[tuple[str, str, ApiKey, Any]]) -> lis
 
 @pytest.fixture
 def keys() -> list[ApiKey]:
-    owner = UserFactory(username="burster")
+    owner = UserFactory.create(username="burster")
     top_up(user=owner, amount=Decimal("10"), note="burst")
     for index in range(5):
-        PersonaFactory(owner=owner, is_public=True, name=f"Public {index}")
+        PersonaFactory.create(owner=owner, is_public=True, name=f"Public {index}")
     # Several keys, each far from its limit: the burst must never meet a 429.
-    return [ApiKeyFactory(user=owner, rpm_limit=600) for _ in range(5)]
+    return [ApiKeyFactory.create(user=owner, rpm_limit=600) for _ in range(5)]
 
 
 @postgres_only

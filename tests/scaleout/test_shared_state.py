@@ -1,5 +1,5 @@
-"""Issue 8 item 3: several app processes share every piece of state through PostgreSQL and
-Redis, exactly. (Rate limits across processes: test_rate_limit_processes.py.)"""
+"""Several app processes share every piece of state through PostgreSQL and Redis, exactly.
+(Rate limits across processes: test_rate_limit_processes.py.)"""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from conversations.models import Message
 from llm.catalog import get_catalog
 from tests import servers
 from tests.chat.helpers import sse_events
-from tests.factories import ApiKeyFactory
+from tests.factories import ApiKeyFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.faults.helpers import assert_books_balance, assert_conversations_whole
 from tests.servers import ROOT, free_port, running_nova
@@ -40,11 +40,11 @@ CHAT = "/v1/agents/chat/completions"
 @pytest.fixture
 def key(funded_user: User) -> ApiKey:
     redis.Redis.from_url(REDIS_FOR_TEST).flushdb()
-    return ApiKeyFactory(user=funded_user, detailed_logging=True, rpm_limit=10_000)
+    return ApiKeyFactory.create(user=funded_user, detailed_logging=True, rpm_limit=10_000)
 
 
 def _cost(prompt: int, completion: int) -> Decimal:
-    return usage_cost(get_catalog().get("fake-gpt"), prompt, completion)  # type: ignore[union-attr]
+    return usage_cost(get_catalog()["fake-gpt"], prompt, completion)
 
 
 def _chat(base: str, key: ApiKey, content: str, **extra: Any) -> httpx.Response:
@@ -56,7 +56,7 @@ def _chat(base: str, key: ApiKey, content: str, **extra: Any) -> httpx.Response:
     return httpx.post(
         base + CHAT,
         json={**body, **extra},
-        headers={"Authorization": f"Bearer {key.raw_key}"},  # type: ignore[attr-defined]
+        headers={"Authorization": f"Bearer {raw_key(key)}"},
         timeout=60,
     )
 
@@ -180,7 +180,7 @@ def test_cluster_script_serves_two_processes_on_one_port_with_exact_books(
         after = [_sockets(pid) for pid in children]
         assert all(a > b for a, b in zip(after, before, strict=True)), (before, after)
         assert sum(after) - sum(before) == 16
-        auth = {"Authorization": f"Bearer {key.raw_key}"}  # type: ignore[attr-defined]
+        auth = {"Authorization": f"Bearer {raw_key(key)}"}
         body = {
             "persona_id": 1,
             "model": "fake-gpt",

@@ -1,4 +1,4 @@
-"""Security pass (issue 8 item 6): keys stored only hashed, login throttled against guessing."""
+"""Security pass: keys stored only hashed, login throttled against guessing."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.http import HttpResponse
 from django.test import Client
 
 from accounts.models import ApiKey, User
@@ -85,8 +86,10 @@ def test_demo_key_is_stored_only_hashed() -> None:
 # --- Login throttling (django-axes) ---
 
 
-def _login(client: Client, username: str, password: str) -> object:
-    return client.post("/login/", {"username": username, "password": password})
+def _login(client: Client, username: str, password: str) -> HttpResponse:
+    response = client.post("/login/", {"username": username, "password": password})
+    assert isinstance(response, HttpResponse)
+    return response
 
 
 def _logged_in(client: Client) -> bool:
@@ -94,7 +97,7 @@ def _logged_in(client: Client) -> bool:
 
 
 def test_after_five_failed_logins_even_the_right_password_is_refused() -> None:
-    UserFactory(username="dora")
+    UserFactory.create(username="dora")
     client = Client(REMOTE_ADDR="203.0.113.7")
     for _ in range(4):
         response = _login(client, "dora", "guess")
@@ -111,7 +114,7 @@ def test_after_five_failed_logins_even_the_right_password_is_refused() -> None:
 
 def test_lockout_is_per_username_and_address(user: User) -> None:
     """The guesser is locked out; the real user on another address and other accounts are not."""
-    UserFactory(username="dora")
+    UserFactory.create(username="dora")
     attacker = Client(REMOTE_ADDR="203.0.113.7")
     for _ in range(6):
         _login(attacker, "dora", "guess")
@@ -124,7 +127,7 @@ def test_lockout_is_per_username_and_address(user: User) -> None:
 
 
 def test_a_successful_login_resets_the_failure_count() -> None:
-    UserFactory(username="dora")
+    UserFactory.create(username="dora")
     client = Client(REMOTE_ADDR="203.0.113.9")
     for _ in range(4):
         _login(client, "dora", "guess")
@@ -136,7 +139,7 @@ def test_a_successful_login_resets_the_failure_count() -> None:
 
 
 def test_admin_login_is_throttled_too() -> None:
-    UserFactory(username="root", is_staff=True, is_superuser=True)
+    UserFactory.create(username="root", is_staff=True, is_superuser=True)
     client = Client(REMOTE_ADDR="203.0.113.11")
     for _ in range(5):
         client.post("/admin/login/", {"username": "root", "password": "guess"})
@@ -146,7 +149,7 @@ def test_admin_login_is_throttled_too() -> None:
 
 
 def test_login_never_redirects_to_another_site() -> None:
-    UserFactory(username="dora")
+    UserFactory.create(username="dora")
     for target in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
         client = Client()
         response = client.post(

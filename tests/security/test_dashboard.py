@@ -1,4 +1,4 @@
-"""Security pass (issue 8 item 6): the dashboard's headers, CSP, CSRF and escaping."""
+"""Security pass: the dashboard's headers, CSP, CSRF and escaping."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def site(user: User) -> Site:
         alice=user,
         persona=persona,
         item=persona.training_items.get(),
-        key=ApiKeyFactory(user=user, name="laptop"),
+        key=ApiKeyFactory.create(user=user, name="laptop"),
         conversation=conversation,
     )
 
@@ -293,7 +293,7 @@ def test_forged_posts_without_a_csrf_token_are_refused(site: Site) -> None:
 
 
 def test_forged_playground_chat_and_admin_top_up_are_refused(site: Site) -> None:
-    operator = UserFactory(username="operator", is_staff=True, is_superuser=True)
+    operator = UserFactory.create(username="operator", is_staff=True, is_superuser=True)
     before = _state(site)
     forged = _victim_browser(site.alice)
     response = forged.post(
@@ -324,7 +324,7 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
     persona.description = f"Description {XSS}"
     persona.category = "x<b>y"
     persona.save()
-    key = ApiKeyFactory(user=user, name=f"key {XSS}")
+    key = ApiKeyFactory.create(user=user, name=f"key {XSS}")
     conversation = Conversation.objects.create(
         user=user, mode="personal", persona=persona, model_id="nova-local", title=f"Title {XSS}"
     )

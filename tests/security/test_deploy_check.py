@@ -1,4 +1,4 @@
-"""Security pass (issue 8 item 6): `manage.py check --deploy` is clean with production settings."""
+"""Security pass: `manage.py check --deploy` is clean with production settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Security pass (issue 8 item 6): one user can never reach another user's data.
+"""Security pass: one user can never reach another user's data.
 
 Charlie (the attacker) tries every endpoint with Alice's ids, through the API with his own key
 and through the dashboard with his own session. Everything that is Alice's and private answers
@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.test import Client
 
 from accounts.models import ApiKey, User
@@ -28,7 +29,7 @@ from tests.factories import ApiKeyFactory
 pytestmark = pytest.mark.django_db
 
 # Only ever in Alice's public persona's system prompt: others may chat with that persona, but
-# must never see its prompt (contract §4).
+# must never see its prompt (docs/personas.md, Visibility).
 PUBLIC_PROMPT_CANARY = "CANARY-public-prompt-51c9"
 # Only in that public persona's training data: replies may use it, listings and pages may not.
 PUBLIC_DATA_CANARY = "CANARY-public-data-a04e"
@@ -97,12 +98,12 @@ def world(user: User, other_user: User) -> World:
         public_item=public_persona.training_items.get(),
         charlie_persona=charlie_persona,
         charlie_item=charlie_item,
-        alice_key=ApiKeyFactory(user=alice, name="alice key", detailed_logging=True),
+        alice_key=ApiKeyFactory.create(user=alice, name="alice key", detailed_logging=True),
         api_conversation=conversation("api_agents", Persona.objects.get(pk=1)),
         chat_conversation=conversation("api", None),
         web_conversation=conversation("personal", persona),
         # Detailed Logging on, so a conversation_id is looked up rather than refused with 400.
-        charlie_key=ApiKeyFactory(user=charlie, name="charlie key", detailed_logging=True),
+        charlie_key=ApiKeyFactory.create(user=charlie, name="charlie key", detailed_logging=True),
     )
 
 
@@ -613,9 +614,10 @@ def test_usage_pages_show_only_own_spending(world: World) -> None:
 # --- The canary: nothing Charlie can ask for ever shows Alice's secrets ---
 
 
-def _body(response: Any) -> str:
-    if getattr(response, "streaming", False):
+def _body(response: HttpResponseBase) -> str:
+    if isinstance(response, StreamingHttpResponse):
         return streamed_body(response).decode()
+    assert isinstance(response, HttpResponse)
     return response.content.decode()
 
 
@@ -747,5 +749,5 @@ def test_public_persona_training_data_is_not_listed_to_others(world: World) -> N
         web.get("/playground/"),
     ]
     for response in responses:
-        assert PUBLIC_DATA_CANARY not in response.content.decode()
-        assert PUBLIC_PROMPT_CANARY not in response.content.decode()
+        assert PUBLIC_DATA_CANARY not in _body(response)
+        assert PUBLIC_PROMPT_CANARY not in _body(response)

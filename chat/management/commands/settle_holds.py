@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from billing.models import Hold
 from billing.services import release_hold
-from chat.settlement import pending_records, replay_record
+from chat.pipeline import pending_records, replay_record
 
 
 class Command(BaseCommand):

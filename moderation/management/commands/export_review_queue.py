@@ -12,10 +12,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from moderation.engine.vocabulary import REVIEW_STATES
 from moderation.models import ReviewItem
 from moderation.selectors import review_queue
 
-STATES = ("pending", "confirmed", "overturned", "all")
+ALL_STATES = "all"
+
+
+# The keys of every exported row, in order; also the CSV header.
 COLUMNS = (
     "id",
     "verdict_id",
@@ -83,14 +87,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--state", choices=STATES, default="pending", help="Which items (default: pending)."
+            "--state",
+            choices=(*REVIEW_STATES, ALL_STATES),
+            default=ReviewItem.State.PENDING.value,
+            help="Which items (default: pending).",
         )
         parser.add_argument(
             "--format", choices=("jsonl", "csv"), default="jsonl", help="Default: jsonl."
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        state = None if options["state"] == "all" else options["state"]
+        state = None if options["state"] == ALL_STATES else options["state"]
         items = review_queue(state=state).iterator(chunk_size=500)
         if options["format"] == "jsonl":
             for item in items:

@@ -1,4 +1,5 @@
-"""contract §12: ``create_persona --owner USERNAME --name N --description D --system-prompt P``."""
+"""``create_persona --owner USERNAME --name N --description D --system-prompt P``: prints the new
+persona's id alone on one line; bad input is a CommandError."""
 
 from __future__ import annotations
 

@@ -1,3 +1,6 @@
+"""``manage.py create_api_key``: a key for a user, with ``--balance`` a top-up. It lives in
+billing, not accounts, because it tops the balance up and accounts imports no billing."""
+
 from __future__ import annotations
 
 from typing import Any

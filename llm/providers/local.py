@@ -15,7 +15,7 @@ import asyncio
 import functools
 import random
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,16 +159,8 @@ def _split_passages(content: str) -> list[str]:
         if len(paragraph) <= _PARAGRAPH_CHARS:
             passages.append(paragraph)
             continue
-        chunk = ""
-        for sentence in _SENTENCE_SPLIT.split(paragraph):
-            for piece in _hard_split(sentence):
-                if chunk and len(chunk) + 1 + len(piece) > _CHUNK_CHARS:
-                    passages.append(chunk)
-                    chunk = piece
-                else:
-                    chunk = f"{chunk} {piece}" if chunk else piece
-        if chunk:
-            passages.append(chunk)
+        sentences = _SENTENCE_SPLIT.split(paragraph)
+        passages.extend(_pack(piece for sentence in sentences for piece in _hard_split(sentence)))
     return passages
 
 
@@ -176,18 +168,23 @@ def _hard_split(sentence: str) -> list[str]:
     # A "sentence" with no full stop (code, lists) can be very long: cut it at spaces.
     if len(sentence) <= _CHUNK_CHARS:
         return [sentence]
-    pieces: list[str] = []
-    words = sentence.split(" ")
-    piece = ""
-    for word in words:
-        if piece and len(piece) + 1 + len(word) > _CHUNK_CHARS:
-            pieces.append(piece)
-            piece = word
+    return _pack(sentence.split(" "))
+
+
+def _pack(pieces: Iterable[str]) -> list[str]:
+    """Consecutive pieces joined by spaces into chunks of at most _CHUNK_CHARS characters (a
+    longer piece is a chunk of its own)."""
+    chunks: list[str] = []
+    chunk = ""
+    for piece in pieces:
+        if chunk and len(chunk) + 1 + len(piece) > _CHUNK_CHARS:
+            chunks.append(chunk)
+            chunk = piece
         else:
-            piece = f"{piece} {word}" if piece else word
-    if piece:
-        pieces.append(piece)
-    return pieces
+            chunk = f"{chunk} {piece}" if chunk else piece
+    if chunk:
+        chunks.append(chunk)
+    return chunks
 
 
 def _topics(grounding: Grounding) -> list[str]:

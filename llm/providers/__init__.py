@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 
 from llm.catalog import ModelSpec
-from llm.local import LocalProvider
-from llm.openai import OpenAIProvider
+from llm.providers.local import LocalProvider
+from llm.providers.openai import OpenAIProvider
 from llm.types import Provider
 
 __all__ = ["get_provider"]

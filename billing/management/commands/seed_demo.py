@@ -1,3 +1,6 @@
+"""``manage.py seed_demo``: the demo user, funded, and a key with Detailed Logging on. It lives
+in billing, not accounts, because it tops the balance up and accounts imports no billing."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
+
+from billing.money import to_money
+from core.errors import InvalidRequest
 
 register = template.Library()
 
 
 @register.filter
 def money(value: Any) -> str:
-    """5.00000000 -> "5.00", 0.00012300 -> "0.000123", never scientific notation."""
+    """5.00000000 -> "5.00", 0.00012300 -> "0.000123", never scientific notation; "" for
+    anything that is not a finite number."""
     try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, ValueError):
+        amount = to_money(value)
+    except InvalidRequest:
         return ""
-    text = f"{amount.quantize(Decimal('0.00000001')):f}"
-    whole, _, fraction = text.partition(".")
+    whole, _, fraction = f"{amount:f}".partition(".")
     fraction = fraction.rstrip("0")
     return f"{whole}.{fraction.ljust(2, '0')}"

@@ -137,7 +137,8 @@ def build_payload(request: GenerationRequest, *, stream: bool) -> dict[str, Any]
     for field in SAMPLING_FIELDS:
         if field not in request.params:
             continue
-        # contract §7: a reasoning field sent to a model without `reasoning` is ignored.
+        # A reasoning field for a model without `reasoning` is accepted and not sent upstream
+        # (docs/api.md, Models and providers).
         if field == "reasoning" and not model.reasoning:
             continue
         payload[field] = request.params[field]
@@ -167,8 +168,8 @@ def _raise_status(response: aiohttp.ClientResponse, model: ModelSpec) -> NoRetur
 
 
 def _finish_reason(value: Any) -> str:
-    # Nova reports only stop and length (contract §6); content_filter, tool_calls and friends
-    # all mean "the model stopped".
+    # Nova's finish_reason is only stop or length; content_filter, tool_calls and friends all
+    # mean "the model stopped".
     return "length" if value == "length" else "stop"
 
 

@@ -1,0 +1,168 @@
+"""How long moderation takes, checked against its targets.
+
+    .venv/bin/python benchmarks/moderation_speed.py [--runs 200] [--judge-runs 3]
+
+Two measurements, each printed with the target it checks; the exit status is 1 when a target
+is missed:
+
+* the engine on 2,000-character texts (a repeated sentence, which the spam rules examine, and
+  ordinary prose): wall-clock and CPU time per call, p50 and p95, on one core. Target: p95
+  wall-clock under 100 ms.
+* a hung LLM judge: the fake upstream (tests/fake_upstream.py) accepts the request and answers
+  nothing for 4 s while the judge's model has a 2 s read timeout. Target: every call returns
+  before the upstream would have answered, with the engine's verdict marked "timed out".
+
+Wall-clock figures depend on what else the machine runs; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import os
+
+# One core, as in production workers; must be set before numpy loads.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import argparse  # noqa: E402
+import logging  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+from decimal import Decimal  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from moderation.engine import moderate  # noqa: E402
+
+ENGINE_P95_TARGET_MS = 100.0
+JUDGE_HANG_SECONDS = 4.0
+JUDGE_READ_TIMEOUT_SECONDS = 2.0
+# Words of a council report; prose_text() draws from them.
+_PROSE = (
+    "the council met on tuesday to discuss the new bus routes and the budget for parks "
+    "residents asked about parking fees school crossings and the late night noise from the "
+    "market square while the mayor promised a report before the summer holidays"
+)
+
+
+def repeated_text(i: int) -> str:
+    """2,000 characters of one sentence repeated; `i` makes each text new to the caches."""
+    sentence = "The council met on Tuesday to discuss bus routes and the parks budget. "
+    return (sentence * 30)[:2000] + str(i)
+
+
+def prose_text(i: int) -> str:
+    """2,000 characters of ordinary words in a random order (seeded by `i`)."""
+    words = _PROSE.split()
+    rng = np.random.default_rng(i)
+    out: list[str] = []
+    while len(" ".join(out)) < 2000:
+        out.append(words[int(rng.integers(len(words)))])
+    return " ".join(out)[:2000]
+
+
+def timed(text: str) -> tuple[float, float]:
+    """Wall-clock and CPU milliseconds of one `moderate()` call."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    moderate(text)
+    return (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+
+
+def report_latency(label: str, runs: npt.NDArray[np.float64]) -> float:
+    """Print p50/p95 of (wall, cpu) rows; return the wall-clock p95."""
+    w50, w95 = np.percentile(runs[:, 0], [50, 95])
+    c50, c95 = np.percentile(runs[:, 1], [50, 95])
+    print(
+        f"  {label:<16} wall p50 {w50:5.1f} ms  p95 {w95:5.1f} ms | "
+        f"cpu p50 {c50:5.1f} ms  p95 {c95:5.1f} ms  ({len(runs)} texts)"
+    )
+    return float(w95)
+
+
+def engine_latency(runs: int) -> bool:
+    moderate("warm up")
+    print(f"\nEngine latency (one core; load average {os.getloadavg()[0]:.1f})")
+    ok = True
+    for label, make in (("repeated text", repeated_text), ("2,000-char prose", prose_text)):
+        p95 = report_latency(label, np.array([timed(make(i)) for i in range(runs)]))
+        passed = p95 < ENGINE_P95_TARGET_MS
+        ok &= passed
+        print(
+            f"  {'':<16} target: wall p95 < {ENGINE_P95_TARGET_MS:.0f} ms "
+            f"({p95 / ENGINE_P95_TARGET_MS:.2f} of it): {'pass' if passed else 'FAIL'}"
+        )
+    return ok
+
+
+def judge_timeout(runs: int) -> bool:
+    import django
+
+    django.setup()
+    from llm.catalog import ModelSpec
+    from moderation.judge import ask_judge
+    from tests.fake_upstream import running_fake_upstream
+
+    # Each call logs its (expected) timeout as a warning.
+    for name in ("llm.providers.openai", "moderation.judge"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    engine = moderate("die")  # uncertain: the kind of verdict the judge is asked about
+    print(
+        f"\nHung judge (upstream silent for {JUDGE_HANG_SECONDS:.0f} s, "
+        f"read timeout {JUDGE_READ_TIMEOUT_SECONDS:.0f} s)"
+    )
+    with running_fake_upstream() as upstream:
+        upstream.script(hang=JUDGE_HANG_SECONDS)
+        spec = ModelSpec(
+            id="bench-judge",
+            provider="openai",
+            base_url=upstream.url,
+            api_key_env=None,
+            upstream_model="fake",
+            context_window=8192,
+            input_price_per_mtok=Decimal(0),
+            output_price_per_mtok=Decimal(0),
+            vision=False,
+            reasoning=False,
+            read_timeout=JUDGE_READ_TIMEOUT_SECONDS,
+        )
+        took: list[float] = []
+        timed_out = True
+        for _ in range(runs):
+            started = time.monotonic()
+            verdict = ask_judge(engine, content="die", policies=[], instructions=None, spec=spec)
+            took.append(time.monotonic() - started)
+            timed_out &= "timed out" in verdict.reason
+            upstream.reset()
+            upstream.script(hang=JUDGE_HANG_SECONDS)
+    longest = max(took)
+    print(
+        f"  per call         {', '.join(f'{t:.2f} s' for t in took)} "
+        f"(longest {longest / JUDGE_READ_TIMEOUT_SECONDS:.2f} x the read timeout)"
+    )
+    passed = timed_out and longest < JUDGE_HANG_SECONDS
+    print(
+        f"  {'':<16} target: every call under {JUDGE_HANG_SECONDS:.0f} s and reported as "
+        f"timed out: {'pass' if passed else 'FAIL'}"
+    )
+    return passed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=200, help="texts per engine case")
+    parser.add_argument("--judge-runs", type=int, default=3, help="calls to the hung judge")
+    args = parser.parse_args(argv)
+    ok = engine_latency(args.runs)
+    ok &= judge_timeout(args.judge_runs)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

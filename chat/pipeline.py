@@ -1,0 +1,837 @@
+"""The chat pipeline: admit -> prepare -> generate -> finish, for every way in.
+
+One module, one code path. Each entry point differs only in I/O and says how database work
+runs (``db``, a :data:`core.asyncdb.DbExecutor`):
+
+* ``chat.gateway`` (daphne, production) serves the API's POSTs on the event loop, its database
+  work on ``core.asyncdb.on_db_threads``;
+* ``chat.api`` (the same URLs through Django: the test client, a server without the gateway)
+  runs the same :func:`serve`, its database work in the caller's thread;
+* ``chat.views.playground_chat`` (the dashboard) prepares from its own form of request and
+  streams through :func:`sse_response`.
+
+The steps, in the order of docs/api.md, Errors (401, 429, 400, 404, 402):
+
+1. **admit** (:func:`admit`, sync): the key (401), its rate limit (429), the body (400);
+2. **prepare** (:func:`prepare_chat`, sync): model and images (400), persona and conversation
+   (404), the context window (400), the credit hold (402); the model's input;
+3. **generate** (:func:`complete`, :func:`stream_chunks`, async): the provider of ``llm``;
+4. **finish** (:func:`finish_chat`, sync, one transaction, run through :func:`_settle` so it
+   survives the client leaving and the database failing): the turn saved by ``conversations``
+   when the key logs, the exact cost charged by ``billing``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.request import Request
+
+from accounts.auth import Alongside, authenticate_key_with, parse_bearer, touch_last_used
+from accounts.models import ApiKey, User
+from billing.models import Hold
+from billing.money import usage_cost
+from billing.services import HoldSettled, charge_usage, place_hold, release_hold
+from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
+from chat.serializers import ChatCompletionRequestSerializer
+from conversations.models import Conversation
+from conversations.selectors import continued_conversation, conversation_history
+from conversations.services import save_turn
+from conversations.text import message_text
+from core.asyncdb import DbExecutor
+from core.errors import (
+    SERVER_ERROR_MESSAGE,
+    ApiError,
+    AuthenticationError,
+    InvalidRequest,
+    ServerError,
+    known_error,
+)
+from core.ids import parse_id
+from core.parsers import BoundedJSONParser
+from core.ratelimit import enforce
+from core.text import (
+    MESSAGE_OVERHEAD_TOKENS,
+    REPLY_PRIMING_TOKENS,
+    count_message_tokens,
+    count_tokens,
+    latest_user_text,
+)
+from llm.catalog import ModelSpec, get_catalog
+from llm.providers import get_provider
+from llm.types import SAMPLING_FIELDS, Delta, Finish, GenerationRequest, Grounding, Usage
+from personas.models import Persona
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "ChatContext",
+    "ChatOutcome",
+    "admit",
+    "complete",
+    "finish_chat",
+    "pending_records",
+    "prepare_chat",
+    "replay_record",
+    "serve",
+    "sse_response",
+    "stream_chunks",
+]
+
+
+@dataclass
+class ChatContext:
+    """Everything decided before generation starts."""
+
+    user: User
+    api_key: ApiKey | None
+    model: ModelSpec
+    persona: Persona | None
+    generation: GenerationRequest
+    new_messages: list[dict[str, Any]]
+    save: bool
+    mode: str
+    conversation: Conversation | None
+    stored_system_prompt: str | None
+    hold: Hold | None = None
+    # The prompt's size in Nova's tokenizer, as checked against the context window.
+    prompt_tokens: int = 0
+    stream: bool = False
+    include_usage: bool = False
+    exclude_reasoning: bool = False
+    completion_id: str = field(default_factory=lambda: "chatcmpl-" + secrets.token_urlsafe(18))
+    created: int = field(default_factory=lambda: int(time.time()))
+
+
+@dataclass(frozen=True)
+class ChatOutcome:
+    usage: Usage
+    cost: Decimal
+    conversation_id: int | None
+
+
+# --- Serving a request ---
+
+
+async def serve(
+    request: HttpRequest, *, persona_required: bool, db: DbExecutor, committed: bool
+) -> HttpResponseBase:
+    """A chat-completion POST: the JSON completion, or the event stream when asked.
+
+    A stream's first chunk waits for the provider's first event, so a provider that fails at
+    once raises its ApiError (502/504) from the first ``anext`` of the body. ``committed``
+    says whether the entry point has sent its status line by then: if not (``chat.gateway``
+    waits for the first chunk) it answers the error as JSON; if so (Django's handler) the error
+    becomes the stream's error event (:func:`errors_as_events`).
+    """
+    ctx = await db(admit)(request, persona_required=persona_required)
+    if ctx.stream:
+        return sse_response(ctx, db=db, committed=committed)
+    body = await complete(ctx, db=db)
+    # Compact UTF-8 JSON, the bytes DRF's JSONRenderer writes for the rest of the API.
+    content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return HttpResponse(content.encode(), content_type="application/json")
+
+
+# --- 1. Admit ---
+
+
+def _request_data(request: HttpRequest) -> Any:
+    """The JSON body, parsed by the API's parser: the same 400 (invalid_json) and 415."""
+    try:
+        return Request(request, parsers=[BoundedJSONParser()]).data
+    except drf_exceptions.APIException as exc:
+        raise known_error(exc) or exc from None
+
+
+def admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
+    """Everything before generation, in the order 401, 429, 400, 404, 402, in one call so an
+    async request crosses to a database thread once.
+
+    The body is parsed before the key is read so that the persona's row (visibility, revision)
+    is read in the key's own query; its errors are still raised after the 401 and the 429.
+    """
+    raw_key = parse_bearer(request.META.get("HTTP_AUTHORIZATION"))
+    if raw_key is None:
+        raise AuthenticationError(
+            "Missing API key: send it as 'Authorization: Bearer sk-...'.", code="missing_api_key"
+        )
+    body_error: ApiError | None = None
+    try:
+        body = _request_data(request)
+    except ApiError as exc:
+        body, body_error = None, exc
+    persona_pk = parse_id(body.get("persona_id")) if isinstance(body, dict) else None
+    read = authenticate_key_with(
+        raw_key,
+        alongside=Alongside(Persona, persona_pk, PersonaAccess.FIELDS)
+        if persona_pk is not None
+        else None,
+    )
+    key = read.key
+    touch_last_used(key)
+    enforce(request, key_id=key.pk, limit=key.rpm_limit)
+    if body_error is not None:
+        raise body_error
+    serializer = ChatCompletionRequestSerializer(data=body, persona_required=persona_required)
+    try:
+        serializer.is_valid(raise_exception=True)
+    except drf_exceptions.ValidationError as exc:
+        raise known_error(exc) or exc from None
+    data = serializer.validated_data
+    access: PersonaAccess | Unread | None = UNREAD
+    if persona_pk is not None and parse_id(data.get("persona_id")) == persona_pk:
+        access = PersonaAccess(*read.alongside) if read.alongside is not None else None
+    return prepare_chat(
+        user=key.user,
+        api_key=key,
+        data=data,
+        save=key.detailed_logging,
+        mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
+        persona_access=access,
+    )
+
+
+# --- 2. Prepare ---
+
+
+def _has_images(messages: list[dict[str, Any]]) -> bool:
+    return any(
+        isinstance(m["content"], list) and any(p["type"] == "image_url" for p in m["content"])
+        for m in messages
+    )
+
+
+def _check_vision(model: ModelSpec, messages: list[dict[str, Any]]) -> None:
+    if not model.vision and _has_images(messages):
+        raise InvalidRequest(f"The model '{model.id}' does not accept images.", param="messages")
+
+
+def _resolve_model(model_id: str | None, persona: Persona | None) -> ModelSpec:
+    catalog = get_catalog()
+    chosen = model_id or (persona.default_model if persona else None)
+    model = catalog.get(chosen) if chosen else None
+    if model is None:
+        raise InvalidRequest(f"The model '{chosen}' does not exist.", param="model")
+    return model
+
+
+def _persona_system_message(persona: Persona, user: User, rendered: str) -> str:
+    """What a conversation stores as its system message (docs/personas.md, Secrecy).
+
+    The persona's prompt and training data are secret to its owner: anyone else's
+    conversation only names the persona.
+    """
+    if persona.is_owned_by(user.pk):
+        return rendered
+    return f'Conversation with the persona "{persona.name}": {persona.description}'
+
+
+def prepare_chat(
+    *,
+    user: User,
+    api_key: ApiKey | None,
+    data: dict[str, Any],
+    save: bool,
+    mode: str,
+    persona_access: PersonaAccess | Unread | None = UNREAD,
+) -> ChatContext:
+    """Run the checks that follow body validation and build the model's input.
+
+    Raises InvalidRequest (400: model, images, conversation_id without logging), NotFound
+    (404: persona, conversation), InvalidRequest (400: context_length_exceeded) and
+    InsufficientQuota (402, from the hold), in that order. ``persona_access`` is the persona's
+    row when the caller already read it (with the key: one query fewer). The persona, its
+    training data and its rendered prompt come from ``chat.cache``.
+    """
+    persona_id = data.get("persona_id")
+    new_messages: list[dict[str, Any]] = data["messages"]
+    explicit = _resolve_model(data["model"], None) if data.get("model") is not None else None
+    if explicit is not None:
+        _check_vision(explicit, new_messages)
+    if "conversation_id" in data and not save:
+        raise InvalidRequest(
+            "conversation_id needs Detailed Logging: this key's chats are not saved.",
+            param="conversation_id",
+        )
+    persona: Persona | None = None
+    snapshot: PersonaSnapshot | None = None
+    if persona_id is not None:
+        persona, snapshot = persona_for_chat(user, persona_id, access=persona_access)
+    model = explicit or _resolve_model(None, persona)
+    _check_vision(model, new_messages)
+    conversation = None
+    history: list[dict[str, Any]] = []
+    if data.get("conversation_id") is not None:
+        conversation = continued_conversation(
+            user=user,
+            conversation_id=data["conversation_id"],
+            persona_id=persona.pk if persona is not None else None,
+        )
+        history = conversation_history(conversation)
+    system: list[dict[str, Any]] = []
+    grounding: Grounding | None = None
+    stored_system_prompt: str | None = None
+    if persona is not None and snapshot is not None:
+        prompt = snapshot.system_prompt(
+            persona,
+            context_window=model.context_window,
+            latest=latest_user_text(new_messages),
+        )
+        system = [{"role": "system", "content": prompt}]
+        grounding = (
+            snapshot.grounding if persona.is_owned_by(user.pk) else snapshot.shared_grounding
+        )
+        stored_system_prompt = _persona_system_message(persona, user, prompt)
+    prompt_tokens = _prompt_tokens(model, snapshot, system, [*history, *new_messages])
+
+    params = {name: data[name] for name in SAMPLING_FIELDS if name in data}
+    if "temperature" not in params and persona is not None:
+        params["temperature"] = persona.default_temperature
+    reasoning = data.get("reasoning") or {}
+    generation = GenerationRequest(
+        model=model,
+        messages=[*system, *history, *new_messages],
+        params=params,
+        grounding=grounding,
+    )
+    # Last, after every other check (a 402 comes after any 400 and 404): hold the most
+    # this request can cost, from its prompt and max_tokens or the rest of the context window.
+    max_completion = model.context_window - prompt_tokens
+    if data.get("max_tokens") is not None:
+        max_completion = min(max_completion, data["max_tokens"])
+    hold = place_hold(
+        user=user,
+        api_key=api_key,
+        model_id=model.id,
+        persona=persona,
+        amount=usage_cost(model, prompt_tokens, max_completion),
+    )
+    return ChatContext(
+        user=user,
+        api_key=api_key,
+        model=model,
+        persona=persona,
+        hold=hold,
+        prompt_tokens=prompt_tokens,
+        generation=generation,
+        new_messages=new_messages,
+        save=save,
+        mode=mode,
+        conversation=conversation,
+        stored_system_prompt=stored_system_prompt,
+        stream=bool(data.get("stream")),
+        include_usage=bool((data.get("stream_options") or {}).get("include_usage")),
+        exclude_reasoning=bool(reasoning.get("exclude")),
+    )
+
+
+# No tokenizer turns fewer than this many characters into one token but for runs of spaces: a
+# prompt longer than this times the context window is refused before it is counted, so one
+# request cannot keep a process busy tokenizing megabytes.
+MAX_CHARS_PER_TOKEN = 16
+
+
+def _context_exceeded(model: ModelSpec, tokens: int | None) -> InvalidRequest:
+    counted = f" However, your messages resulted in {tokens} tokens." if tokens else ""
+    return InvalidRequest(
+        f"This model's maximum context length is {model.context_window} tokens.{counted} "
+        "Please reduce the length of the messages.",
+        param="messages",
+        code="context_length_exceeded",
+    )
+
+
+def _prompt_tokens(
+    model: ModelSpec,
+    snapshot: PersonaSnapshot | None,
+    system: list[dict[str, Any]],
+    rest: list[dict[str, Any]],
+) -> int:
+    """The prompt's tokens; 400 ``context_length_exceeded`` when they leave no room for a reply.
+
+    The persona's system prompt is counted once per rendering (``PersonaSnapshot``), the rest
+    on every request, after a character bound that needs no tokenizer.
+    """
+    if sum(len(message_text(m["content"])) for m in rest) > (
+        model.context_window * MAX_CHARS_PER_TOKEN
+    ):
+        raise _context_exceeded(model, None)
+    tokens = count_message_tokens(rest) if rest else REPLY_PRIMING_TOKENS
+    if system:
+        prompt = system[0]["content"]
+        tokens += MESSAGE_OVERHEAD_TOKENS + (
+            snapshot.count_tokens(prompt) if snapshot is not None else count_tokens(prompt)
+        )
+    if tokens >= model.context_window:
+        raise _context_exceeded(model, tokens)
+    return tokens
+
+
+# --- 3. Generate ---
+
+
+async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:
+    """Generate a whole reply on the running loop, then finish it (save and charge) through
+    ``db``. A provider error charges nothing and gives the hold back."""
+    try:
+        completion = await get_provider(ctx.model).complete(ctx.generation)
+    except BaseException:
+        await _release(ctx, db=db)
+        raise
+    outcome = await _settle(
+        ctx, content=completion.content, usage=completion.usage, completed=True, db=db
+    )
+    return completion_body(
+        ctx,
+        content=completion.content,
+        reasoning=completion.reasoning,
+        finish_reason=completion.finish_reason,
+        outcome=outcome,
+    )
+
+
+DONE = b"data: [DONE]\n\n"
+
+
+def _event(payload: Any) -> bytes:
+    return b"data: " + json.dumps(payload, separators=(",", ":")).encode() + b"\n\n"
+
+
+def _chunk(ctx: ChatContext, delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+    return {
+        "id": ctx.completion_id,
+        "object": "chat.completion.chunk",
+        "created": ctx.created,
+        "model": ctx.model.id,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[bytes, None]:
+    """The event stream of a chat, as SSE bytes; nothing is held per stream but this generator.
+
+    The first chunk (the assistant's role) waits for the provider's first event: a provider
+    that fails before sending anything raises its ApiError from the first ``anext``, nothing
+    generated, nothing charged, the hold given back. From then on, whatever happens (success,
+    provider failure, the client leaving), what was generated is saved and charged exactly
+    once, in ``finally``, shielded from the request's cancellation (:func:`_settle`).
+    """
+    source = get_provider(ctx.model).stream(ctx.generation)
+    try:
+        first = await anext(source)
+    except BaseException as exc:
+        await source.aclose()  # type: ignore[attr-defined]
+        await _release(ctx, db=db)
+        if isinstance(exc, StopAsyncIteration):
+            raise ServerError(SERVER_ERROR_MESSAGE) from None
+        raise
+    yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
+    parts: list[str] = []
+    finish: Finish | None = None
+    error: ApiError | None = None
+    outcome: ChatOutcome | None = None
+    try:
+        async with aclosing(_prepended(first, source)) as events:
+            async for event in events:
+                if isinstance(event, Finish):
+                    finish = event
+                    continue
+                delta: dict[str, Any] = {}
+                if event.content:
+                    parts.append(event.content)
+                    delta["content"] = event.content
+                if event.reasoning and not ctx.exclude_reasoning:
+                    delta["reasoning_content"] = event.reasoning
+                if delta:
+                    yield _event(_chunk(ctx, delta, None))
+    except ApiError as exc:
+        error = exc
+    finally:
+        text = "".join(parts)
+        usage = finish.usage if finish is not None else estimated_usage(ctx, text)
+        try:
+            outcome = await _settle(
+                ctx,
+                content=text,
+                usage=usage,
+                completed=finish is not None and error is None,
+                db=db,
+            )
+        except Exception:
+            logger.exception("could not record a streamed chat")
+            error = error or ServerError(SERVER_ERROR_MESSAGE)
+    if error is not None or finish is None or outcome is None:
+        failure = error or ServerError(SERVER_ERROR_MESSAGE)
+        yield _event(failure.envelope())
+        yield DONE
+        return
+    last = _chunk(ctx, {}, finish.finish_reason)
+    last["conversation_id"] = outcome.conversation_id
+    yield _event(last)
+    if ctx.include_usage:
+        usage_chunk = _chunk(ctx, {}, None)
+        usage_chunk["choices"] = []
+        usage_chunk["usage"] = {
+            "prompt_tokens": outcome.usage.prompt_tokens,
+            "completion_tokens": outcome.usage.completion_tokens,
+            "total_tokens": outcome.usage.total_tokens,
+        }
+        usage_chunk.update(context_numbers(ctx.model, outcome.usage))
+        usage_chunk["conversation_id"] = outcome.conversation_id
+        yield _event(usage_chunk)
+    yield DONE
+
+
+async def _prepended(
+    first: Delta | Finish, source: AsyncIterator[Delta | Finish]
+) -> AsyncGenerator[Delta | Finish, None]:
+    # Closing this generator (the client gone) closes the provider's stream, and with it the
+    # upstream request.
+    async with aclosing(source) as events:  # type: ignore[type-var]
+        yield first
+        async for event in events:
+            yield event
+
+
+async def errors_as_events(ctx: ChatContext, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """For an entry point whose 200 is already committed when the body starts (Django's
+    handler): an error raised before the first chunk is sent as the stream's error event."""
+    async with aclosing(chunks) as body:  # type: ignore[type-var]
+        try:
+            first = await anext(body)
+        except StopAsyncIteration:
+            return
+        except ApiError as exc:
+            yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
+            yield _event(exc.envelope())
+            yield DONE
+            return
+        yield first
+        async for chunk in body:
+            yield chunk
+
+
+def sse_response(
+    ctx: ChatContext, *, db: DbExecutor, committed: bool = False
+) -> StreamingHttpResponse:
+    """The event-stream response of :func:`stream_chunks`. ``committed``: the entry point
+    sends its headers before the body starts (see :func:`errors_as_events`)."""
+    chunks = stream_chunks(ctx, db=db)
+    response = StreamingHttpResponse(
+        errors_as_events(ctx, chunks) if committed else chunks, content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
+    return response
+
+
+# --- 4. Finish ---
+
+
+def estimated_usage(ctx: ChatContext, completion_text: str) -> Usage:
+    """Usage counted with Nova's tokenizer, for streams that ended before the provider said."""
+    return Usage(
+        prompt_tokens=ctx.prompt_tokens,
+        completion_tokens=count_tokens(completion_text),
+    )
+
+
+def finish_chat(
+    ctx: ChatContext,
+    *,
+    content: str,
+    usage: Usage,
+    completed: bool,
+) -> ChatOutcome:
+    """Save the turn (when logging) and charge its exact cost, in one transaction.
+
+    `completed` is False when generation failed or the client left mid-stream; the partial
+    reply is still saved and charged for what was generated. A request that produced no
+    tokens is neither charged nor saved (docs/billing.md).
+    """
+    if not completed and usage.completion_tokens == 0:
+        if ctx.hold is not None:
+            release_hold(ctx.hold)
+        return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
+    cost = usage_cost(ctx.model, usage.prompt_tokens, usage.completion_tokens)
+    conversation = ctx.conversation
+    try:
+        if ctx.save:
+            with transaction.atomic():
+                conversation = save_turn(
+                    user=ctx.user,
+                    api_key=ctx.api_key,
+                    conversation=ctx.conversation,
+                    mode=ctx.mode,
+                    persona=ctx.persona,
+                    model_id=ctx.model.id,
+                    new_messages=ctx.new_messages,
+                    system_prompt=ctx.stored_system_prompt,
+                    reply=content,
+                    prompt_tokens=usage.prompt_tokens,
+                    completion_tokens=usage.completion_tokens,
+                )
+                _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+        else:
+            # Nothing else to write: charge_usage's own transaction is the whole step, without
+            # the savepoint a nested block would cost (two round trips).
+            _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+    except HoldSettled:
+        # Already recorded (a retry that raced ``settle_holds``): charged once, saved once.
+        return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
+    # Only once committed: a turn rolled back must not be named by a pending-charge record.
+    ctx.conversation = conversation
+    return ChatOutcome(
+        usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
+    )
+
+
+def _charge(
+    ctx: ChatContext, *, usage: Usage, cost: Decimal, conversation: Conversation | None
+) -> None:
+    charge_usage(
+        user=ctx.user,
+        api_key=ctx.api_key,
+        model_id=ctx.model.id,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost=cost,
+        persona=ctx.persona,
+        conversation=conversation,
+        hold=ctx.hold,
+    )
+
+
+def context_numbers(model: ModelSpec, usage: Usage) -> dict[str, int]:
+    return {
+        "context_total": model.context_window,
+        "context_left": max(0, model.context_window - usage.total_tokens),
+    }
+
+
+def completion_body(
+    ctx: ChatContext,
+    *,
+    content: str,
+    reasoning: str | None,
+    finish_reason: str,
+    outcome: ChatOutcome,
+) -> dict[str, Any]:
+    """The non-streamed response: OpenAI's chat.completion, plus Nova's context numbers,
+    persona and conversation_id (docs/api.md, Chat completions)."""
+    usage = outcome.usage
+    return {
+        "id": ctx.completion_id,
+        "object": "chat.completion",
+        "created": ctx.created,
+        "model": ctx.model.id,
+        **context_numbers(ctx.model, usage),
+        "persona": persona_summary(ctx.persona),
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": content,
+                    "tool_calls": None,
+                    "reasoning_content": None if ctx.exclude_reasoning else (reasoning or None),
+                },
+                "finish_reason": finish_reason,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "total_tokens": usage.total_tokens,
+        },
+        "conversation_id": outcome.conversation_id,
+    }
+
+
+def persona_summary(persona: Persona | None) -> dict[str, Any] | None:
+    if persona is None:
+        return None
+    return {"id": persona.pk, "name": persona.name, "description": persona.description}
+
+
+# --- 4b. Charges that survive the client and the database ---
+#
+# Once tokens were generated they are owed, and the client may leave at any moment: a stream's
+# client that disconnects cancels the request while the stream's clean-up waits for a database
+# thread. :func:`_settle` therefore runs ``finish_chat`` as a task of its own that cancellation
+# does not reach (``asyncio.shield``), kept referenced until it is done.
+#
+# When the database refuses the charge (it is down or restarting), the turn is written to a
+# *pending-charge record*, a JSON file under ``settings.PENDING_CHARGES_DIR``, and retried in the
+# background until it lands. A process that dies before then leaves the file and the request's
+# hold (``billing.models.Hold``) behind; ``manage.py settle_holds`` (run at start-up by
+# ``scripts/cluster.py`` and ``deploy/nova.service``) charges from the files and releases any
+# other hold left open. A record names its hold, and charging deletes the hold in the same
+# transaction, so a request is charged exactly once however often its record is replayed.
+
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MAX_SECONDS = 30.0
+
+# Tasks that must run to the end even when their request is cancelled.
+_running: set[asyncio.Future[Any]] = set()
+
+
+def _keep(future: asyncio.Future[Any]) -> asyncio.Future[Any]:
+    _running.add(future)
+    future.add_done_callback(_running.discard)
+    return future
+
+
+async def _settle(
+    ctx: ChatContext, *, content: str, usage: Usage, completed: bool, db: DbExecutor
+) -> ChatOutcome:
+    """``finish_chat`` (save and charge), shielded from the caller's cancellation.
+
+    Raises what ``finish_chat`` raised when the database failed, after keeping the turn in a
+    pending-charge record that is retried in the background.
+    """
+    task = _keep(asyncio.ensure_future(_record(ctx, content, usage, completed, db)))
+    return await asyncio.shield(task)
+
+
+async def _record(
+    ctx: ChatContext, content: str, usage: Usage, completed: bool, db: DbExecutor
+) -> ChatOutcome:
+    try:
+        return await db(finish_chat)(ctx, content=content, usage=usage, completed=completed)
+    except Exception:
+        if ctx.hold is None:
+            raise
+        path = _write_record(ctx, content=content, usage=usage, completed=completed)
+        logger.exception("could not record a chat: kept in %s and retried", path)
+        _keep(asyncio.ensure_future(_retry(path, db)))
+        raise
+
+
+async def _release(ctx: ChatContext, *, db: DbExecutor) -> None:
+    """Give back the hold of a request that generated nothing, shielded like :func:`record`."""
+    hold = ctx.hold
+    if hold is None:
+        return
+    task = _keep(asyncio.ensure_future(db(release_hold)(hold)))
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        # Left open: settle_holds releases it later.
+        logger.exception("could not release hold %s", hold.pk)
+
+
+async def _retry(path: Path, db: DbExecutor) -> None:
+    delay = RETRY_FIRST_SECONDS
+    while True:
+        await asyncio.sleep(delay)
+        try:
+            await db(replay_record)(path)
+        except Exception as exc:
+            logger.info("pending charge %s not recorded yet: %s", path.name, exc)
+            delay = min(delay * 2, RETRY_MAX_SECONDS)
+            continue
+        logger.warning("pending charge %s recorded", path.name)
+        return
+
+
+# --- Pending-charge records ---
+
+
+def _directory() -> Path:
+    path = Path(settings.PENDING_CHARGES_DIR)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _write_record(ctx: ChatContext, *, content: str, usage: Usage, completed: bool) -> Path:
+    assert ctx.hold is not None
+    data = {
+        "hold_id": ctx.hold.pk,
+        "hold_amount": str(ctx.hold.amount),
+        "user_id": ctx.user.pk,
+        "api_key_id": ctx.api_key.pk if ctx.api_key is not None else None,
+        "model_id": ctx.model.id,
+        "persona_id": ctx.persona.pk if ctx.persona is not None else None,
+        "conversation_id": ctx.conversation.pk if ctx.conversation is not None else None,
+        "save": ctx.save,
+        "mode": ctx.mode,
+        "stored_system_prompt": ctx.stored_system_prompt,
+        "new_messages": [
+            {"role": m["role"], "content": message_text(m["content"])} for m in ctx.new_messages
+        ],
+        "content": content,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "completed": completed,
+    }
+    directory = _directory()
+    path = directory / f"hold-{ctx.hold.pk}-{secrets.token_hex(4)}.json"
+    temporary = path.with_suffix(".tmp")
+    with temporary.open("w", encoding="utf-8") as handle:
+        # Lone surrogates (unstorable anyway) are escaped by json, never a write error.
+        json.dump(data, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    return path
+
+
+def pending_records() -> list[Path]:
+    return sorted(_directory().glob("hold-*.json"))
+
+
+def replay_record(path: Path) -> bool:
+    """Record the chat a pending-charge file describes, then delete the file.
+
+    True when it was charged now, False when it had been already (its hold was gone). Raises
+    when the database still fails; the file stays for the next attempt.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    model = get_catalog().get(data["model_id"])
+    if model is None:
+        raise LookupError(f"model {data['model_id']!r} is no longer in the catalog")
+    user = User.objects.get(pk=data["user_id"])
+    hold = Hold(pk=data["hold_id"], user=user, amount=Decimal(data["hold_amount"]))
+    ctx = ChatContext(
+        user=user,
+        api_key=ApiKey.objects.filter(pk=data["api_key_id"]).first(),
+        model=model,
+        persona=Persona.objects.filter(pk=data["persona_id"]).first(),
+        generation=GenerationRequest(model=model, messages=[], params={}),
+        new_messages=data["new_messages"],
+        save=data["save"],
+        mode=data["mode"],
+        conversation=Conversation.objects.filter(pk=data["conversation_id"]).first(),
+        stored_system_prompt=data["stored_system_prompt"],
+        hold=hold,
+    )
+    with transaction.atomic():
+        charged = Hold.objects.filter(pk=hold.pk).exists()
+        if charged:
+            finish_chat(
+                ctx,
+                content=data["content"],
+                usage=Usage(data["prompt_tokens"], data["completion_tokens"]),
+                completed=data["completed"],
+            )
+    path.unlink(missing_ok=True)
+    return charged

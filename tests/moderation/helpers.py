@@ -1,0 +1,32 @@
+"""Texts, expected shapes and request helpers shared by the moderation tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.test import APIClient
+
+from moderation.engine import VerdictDict
+
+# The fields every verdict carries; redacted_content is added on REDACT only.
+VERDICT_FIELDS: frozenset[str] = frozenset(VerdictDict.__annotations__) - {"redacted_content"}
+# Every field but `scores`, which Nova adds to the standard verdict fields.
+SPEC_FIELDS: frozenset[str] = VERDICT_FIELDS - {"scores"}
+
+SAFE_TEXT = "What time does the store open on Sunday?"
+THREAT_TEXT = "I will kill you, I know where you live"  # escalation_required
+QUOTED_TEXT = (  # uncertain: a quoted threat in a news report
+    'The news report said the gunman shouted "I will kill you all" before police arrived.'
+)
+POLICIES = (
+    "#policy 1: no promotion of other crypto exchanges\n"
+    "#policy 2: no medical dosage advice\n"
+    "#policy 3: no mention of competitor brands Acme or Globex"
+)
+
+
+def post_moderation(client: APIClient, **body: Any) -> dict[str, Any]:
+    """POST /v1/moderation, expect 200 and return the verdict."""
+    response = client.post("/v1/moderation", body, format="json")
+    assert response.status_code == 200, response.content
+    return dict(response.json())
