@@ -29,6 +29,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import aclosing, suppress
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -105,6 +106,8 @@ class ChatGateway:
     async def _respond(
         self, request: ASGIRequest, body: bytes | None, send: Send, *, persona_required: bool
     ) -> None:
+        opened: list[_OpenedBody] = []
+
         async def view(request: HttpRequest) -> HttpResponseBase:
             if body is None:
                 raise request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
@@ -112,33 +115,43 @@ class ChatGateway:
                 request, persona_required=persona_required, db=on_db_threads, committed=False
             )
             if isinstance(response, StreamingHttpResponse):
-                await _first_chunk_ahead(response)
+                opened.append(await _OpenedBody.of(response))
             return response
 
-        response = await self.edge(request, view)
-        with suppress(asyncio.CancelledError):
-            await _send_response(response, send)
+        try:
+            response = await self.edge(request, view)
+            with suppress(asyncio.CancelledError):
+                await _send_response(response, send, opened[0] if opened else None)
+        finally:
+            # A stream's generator closes (and charges what it generated) however this ended:
+            # sent to the end (a no-op then), the client gone, or the response replaced.
+            for stream in opened:
+                await stream.close()
 
 
-async def _first_chunk_ahead(response: StreamingHttpResponse) -> None:
-    """Wait for the body's first chunk before the status line is sent, so an error raised
-    before it (the provider failed at once) is answered as JSON rather than in a 200 stream."""
-    chunks = aiter(response.streaming_content)  # type: ignore[arg-type]
-    try:
-        first = await anext(chunks)
-    except StopAsyncIteration:
-        return
-    except BaseException:
-        await chunks.aclose()  # type: ignore[attr-defined]
-        raise
+@dataclass
+class _OpenedBody:
+    """A streamed body whose first chunk already arrived: it is awaited before the status line
+    is sent, so an error raised before it (the provider failed at once) is answered as JSON
+    rather than inside a 200 stream."""
 
-    async def content() -> AsyncIterator[bytes]:
-        async with aclosing(chunks) as rest:  # type: ignore[type-var]
-            yield first
-            async for chunk in rest:
-                yield chunk
+    first: bytes | None
+    rest: AsyncIterator[bytes]
 
-    response.streaming_content = content()
+    @classmethod
+    async def of(cls, response: StreamingHttpResponse) -> _OpenedBody:
+        chunks = aiter(response.streaming_content)  # type: ignore[arg-type]
+        try:
+            first = await anext(chunks)
+        except StopAsyncIteration:
+            first = None
+        except BaseException:
+            await chunks.aclose()  # type: ignore[attr-defined]
+            raise
+        return cls(first=first, rest=chunks)
+
+    async def close(self) -> None:
+        await self.rest.aclose()  # type: ignore[attr-defined]
 
 
 async def _read_body(receive: Receive) -> bytes | None:
@@ -167,7 +180,9 @@ async def _wait_for_disconnect(receive: Receive) -> None:
         pass
 
 
-async def _send_response(response: HttpResponseBase, send: Send) -> None:
+async def _send_response(
+    response: HttpResponseBase, send: Send, opened: _OpenedBody | None
+) -> None:
     headers = [(name.encode("ascii"), value.encode("latin-1")) for name, value in response.items()]
     for cookie in response.cookies.values():
         headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
@@ -175,7 +190,11 @@ async def _send_response(response: HttpResponseBase, send: Send) -> None:
     if not isinstance(response, StreamingHttpResponse):
         await send({"type": "http.response.body", "body": response.content})  # type: ignore[attr-defined]
         return
-    async with aclosing(aiter(response)) as content:  # type: ignore[type-var]
-        async for part in content:
+    if opened is None:  # a streamed error page; never from the pipeline, which is opened
+        opened = await _OpenedBody.of(response)
+    async with aclosing(opened.rest) as rest:  # type: ignore[type-var]
+        if opened.first is not None:
+            await send({"type": "http.response.body", "body": opened.first, "more_body": True})
+        async for part in rest:
             await send({"type": "http.response.body", "body": part, "more_body": True})
     await send({"type": "http.response.body"})
