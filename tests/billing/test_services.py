@@ -315,7 +315,7 @@ def test_both_paths_write_the_same_books(monkeypatch: pytest.MonkeyPatch) -> Non
 # --- The balance lock ---
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_balance_lock_refuses_to_run_outside_a_transaction(user: User) -> None:
     with pytest.raises(TransactionManagementError, match=r"inside transaction\.atomic\(\)"):
         services._locked_balance(user.pk)
