@@ -35,21 +35,16 @@ CHAT_EXAMPLE = OpenApiExample(
 
 
 class ChatCompletionsView(APIView):
-    """General chat (POST /v1/chat/completions); with persona_id it is persona chat.
-
-    The pipeline authenticates, rate-limits and parses the request itself (the gateway has no
-    DRF), so DRF's own steps are switched off here rather than run twice.
-    """
+    """General chat (POST /v1/chat/completions); with persona_id it is persona chat."""
 
     persona_required = False
-    authentication_classes: list[Any] = []
-    permission_classes: list[Any] = []
-    throttle_classes: list[Any] = []
 
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        # The response is JSON or an event stream whatever the Accept header says, as through
-        # the gateway: never a 406.
-        return super().perform_content_negotiation(request, force=True)
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # POST: the pipeline authenticates, rate-limits and parses the request itself, as it
+        # does under the gateway, which has no DRF; DRF's steps would run them twice. Other
+        # methods (405, OPTIONS) get DRF's key check and rate limit like the rest of the API.
+        if request.method != "POST":
+            super().initial(request, *args, **kwargs)
 
     @extend_schema(
         request=ChatCompletionRequestSerializer,
