@@ -67,13 +67,13 @@ def authenticate_key(raw_key: str) -> ApiKey:
 class Alongside:
     """A row of another table to read in the key's own query (one round trip instead of two).
 
-    ``model``'s row with primary key ``pk`` (None: no row), columns ``fields``, LEFT JOINed, so
-    a missing row reads as None and never hides the key. The caller owns the meaning of the row:
+    ``model``'s row with primary key ``pk``, columns ``fields``, LEFT JOINed, so a missing row
+    reads as None and never hides the key. The caller owns the meaning of the row:
     this module knows only the key and its user.
     """
 
     model: type[Model]
-    pk: int | None
+    pk: int
     fields: tuple[str, ...]
 
 
@@ -123,7 +123,7 @@ def _key_sql(model: type[Model] | None, fields: tuple[str, ...]) -> str:
 def _key_with_postgresql(raw_key: str, alongside: Alongside | None) -> KeyRead:
     _check_shape(raw_key)
     model, fields = (alongside.model, alongside.fields) if alongside else (None, ())
-    params: list[Any] = [alongside.pk] if alongside is not None else []
+    params = [alongside.pk] if alongside is not None else []
     with connection.cursor() as cursor:
         cursor.execute(_key_sql(model, fields), [*params, digest_key(raw_key)])
         row = cursor.fetchone()
@@ -145,9 +145,7 @@ def _key_with_orm(raw_key: str, alongside: Alongside | None) -> KeyRead:
     keys = _active_keys(raw_key)
     names: list[str] = []
     if alongside is not None:
-        row = alongside.model._default_manager.filter(
-            pk=alongside.pk if alongside.pk is not None else -1
-        )
+        row = alongside.model._default_manager.filter(pk=alongside.pk)
         annotations = {
             f"alongside_{name}": Subquery(row.values(name)[:1]) for name in alongside.fields
         }

@@ -73,8 +73,9 @@ def _move(
     release: Decimal = ZERO,
 ) -> LedgerEntry:
     balance = _locked_balance(user_id)
-    check_balance_in_range(balance.amount + amount)
-    balance.amount = to_money(balance.amount + amount)
+    new_amount = balance.amount + amount
+    check_balance_in_range(new_amount)
+    balance.amount = to_money(new_amount)
     balance.reserved = to_money(balance.reserved - release)
     balance.save(update_fields=["amount", "reserved", "updated_at"])
     return LedgerEntry.objects.create(
@@ -258,14 +259,18 @@ def _columns(model: type[Model], table: str = "") -> str:
     return ", ".join(prefix + qn(cast(str, field.column)) for field in model._meta.concrete_fields)
 
 
+@functools.cache
+def _attnames(model: type[Model]) -> tuple[str, ...]:
+    """The attributes of the model's columns, in :func:`_columns` order (once per process)."""
+    return tuple(field.attname for field in model._meta.concrete_fields)
+
+
 _M = TypeVar("_M", bound=Model)
 
 
 def _from_row(model: type[_M], row: tuple[Any, ...]) -> _M:
     """The model instance a row of :func:`_columns` describes, as the ORM would load it."""
-    return model.from_db(
-        connection.alias, [field.attname for field in model._meta.concrete_fields], row
-    )
+    return model.from_db(connection.alias, _attnames(model), row)
 
 
 @functools.cache

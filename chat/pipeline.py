@@ -527,9 +527,7 @@ async def errors_as_events(ctx: ChatContext, chunks: AsyncIterator[bytes]) -> As
             yield chunk
 
 
-def sse_response(
-    ctx: ChatContext, *, db: DbExecutor, committed: bool = False
-) -> StreamingHttpResponse:
+def sse_response(ctx: ChatContext, *, db: DbExecutor, committed: bool) -> StreamingHttpResponse:
     """The event-stream response of :func:`stream_chunks`. ``committed``: the entry point
     sends its headers before the body starts (see :func:`errors_as_events`)."""
     chunks = stream_chunks(ctx, db=db)

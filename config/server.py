@@ -27,7 +27,6 @@ and no command line changes.
 
 from __future__ import annotations
 
-import json
 from http import HTTPStatus
 from typing import Any
 
@@ -46,6 +45,7 @@ from core.errors import (
     ServerError,
     ServiceUnavailable,
     UriTooLong,
+    error_response,
 )
 
 __all__ = ["NovaHTTPChannel", "NovaHTTPFactory", "NovaWebRequest", "install_protocol"]
@@ -67,7 +67,8 @@ def reason_phrase(code: int) -> bytes:
 
 
 def _json(error: ApiError) -> bytes:
-    return json.dumps(error.envelope()).encode()
+    # The bytes every other API error is answered with.
+    return error_response(error).content
 
 
 class NovaHTTPChannel(http.HTTPChannel):

@@ -65,8 +65,9 @@ def save_turn(
                 Message(conversation=conversation, role=Message.Role.SYSTEM, content=system_prompt)
             )
     else:
+        conversation.updated_at, conversation.model_id = timezone.now(), model_id
         Conversation.objects.filter(pk=conversation.pk).update(
-            updated_at=timezone.now(), model_id=model_id
+            updated_at=conversation.updated_at, model_id=model_id
         )
     rows += [
         Message(conversation=conversation, role=m["role"], content=message_text(m["content"]))

@@ -37,23 +37,22 @@ class StrictNumberField(serializers.Field[float, Any, Any, Any]):
         if isinstance(data, float) and not math.isfinite(data):
             raise serializers.ValidationError("must be a finite number.")
         # Compared before float(): Python compares an int of any size with a float exactly.
-        if self.min_value is not None:
-            if self.exclusive_min and data <= self.min_value:
-                raise serializers.ValidationError(f"must be greater than {self.min_value:g}.")
-            if data < self.min_value:
-                raise serializers.ValidationError(
-                    f"must be between {self.min_value:g} and {self.max_value:g}."
-                    if self.max_value is not None
-                    else f"must be at least {self.min_value:g}."
-                )
-        if self.max_value is not None and data > self.max_value:
-            raise serializers.ValidationError(
-                f"must be between {self.min_value:g} and {self.max_value:g}."
-            )
+        if self.min_value is not None and self.exclusive_min and data <= self.min_value:
+            raise serializers.ValidationError(f"must be greater than {self.min_value:g}.")
+        too_low = self.min_value is not None and data < self.min_value
+        if too_low or (self.max_value is not None and data > self.max_value):
+            raise serializers.ValidationError(self._range())
         try:
             return float(data)
         except OverflowError:
             raise serializers.ValidationError("is out of range.") from None
+
+    def _range(self) -> str:
+        if self.min_value is not None and self.max_value is not None:
+            return f"must be between {self.min_value:g} and {self.max_value:g}."
+        if self.min_value is not None:
+            return f"must be at least {self.min_value:g}."
+        return f"must be at most {self.max_value:g}."
 
     def to_representation(self, value: Any) -> Any:
         return value

@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request as django_bad_request
 
 from core.errors import (
+    SERVER_ERROR_MESSAGE,
     MethodNotAllowed,
     NotFound,
     PermissionDenied,
@@ -108,7 +109,7 @@ def handler500(request: HttpRequest) -> HttpResponse:
         unavailable = database_unavailable(exc) if exc is not None else None
         if unavailable is not None:
             return error_response(unavailable)
-        return error_response(ServerError("The server had an error while processing your request."))
+        return error_response(ServerError(SERVER_ERROR_MESSAGE))
     return render(request, "500.html", status=500)
 
 

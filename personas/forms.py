@@ -13,13 +13,16 @@ from django import forms
 
 from core.errors import ApiError
 from llm.catalog import get_catalog
-from personas.models import CONTENT_MAX_LENGTH, TITLE_MAX_LENGTH, Persona, TrainingDataItem
-from personas.services import (
+from personas.models import (
     CATEGORY_MAX_LENGTH,
+    CONTENT_MAX_LENGTH,
     DESCRIPTION_MAX_LENGTH,
     NAME_MAX_LENGTH,
-    SYSTEM_PROMPT_MAX_LENGTH,
+    TITLE_MAX_LENGTH,
+    Persona,
+    TrainingDataItem,
 )
+from personas.services import SYSTEM_PROMPT_MAX_LENGTH
 
 
 class MultilineField(forms.CharField):

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
     from django.contrib.auth.models import AnonymousUser
 
+NAME_MAX_LENGTH = 100
+DESCRIPTION_MAX_LENGTH = 500
+CATEGORY_MAX_LENGTH = 50
 CONTENT_MAX_LENGTH = 10_000
 TITLE_MAX_LENGTH = 200
 DEFAULT_MODEL_ID = "nova-local"
@@ -76,9 +79,11 @@ class Persona(TimestampedModel):
         related_name="personas",
         help_text="Empty for Nova's built-in personas.",
     )
-    name = models.CharField(max_length=100)
-    description = models.CharField(max_length=500)
-    category = models.CharField(max_length=50, blank=True, default="general", db_index=True)
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    description = models.CharField(max_length=DESCRIPTION_MAX_LENGTH)
+    category = models.CharField(
+        max_length=CATEGORY_MAX_LENGTH, blank=True, default="general", db_index=True
+    )
     system_prompt = models.TextField()
     default_model = models.CharField(max_length=100, default=DEFAULT_MODEL_ID)
     default_temperature = models.FloatField(default=0.7)

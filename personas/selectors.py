@@ -110,8 +110,9 @@ def get_owned_persona_for(user: AnyUser, persona_id: Any) -> Persona:
 
 
 def training_items_for(persona: Persona) -> QuerySet[TrainingDataItem]:
-    """The persona's training data in id order (the order it was added)."""
-    return TrainingDataItem.objects.filter(persona_id=persona.pk).order_by("id")
+    """The persona's training data in id order (the order it was added). Read through the
+    persona, so each item's ``persona`` is that object rather than another query."""
+    return persona.training_items.order_by("id")
 
 
 def get_training_item_for(persona: Persona, data_id: Any) -> TrainingDataItem:

@@ -28,8 +28,11 @@ from accounts.models import User
 from core.errors import InvalidRequest
 from llm.catalog import get_catalog
 from personas.models import (
+    CATEGORY_MAX_LENGTH,
     CONTENT_MAX_LENGTH,
     DEFAULT_MODEL_ID,
+    DESCRIPTION_MAX_LENGTH,
+    NAME_MAX_LENGTH,
     TITLE_MAX_LENGTH,
     Persona,
     TrainingDataItem,
@@ -49,9 +52,6 @@ __all__ = [
     "validate_training_item",
 ]
 
-NAME_MAX_LENGTH = 100
-DESCRIPTION_MAX_LENGTH = 500
-CATEGORY_MAX_LENGTH = 50
 SYSTEM_PROMPT_MAX_LENGTH = 50_000
 # Metadata is free-form but not unbounded: at most this many characters as compact JSON.
 METADATA_MAX_LENGTH = 10_000

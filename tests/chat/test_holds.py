@@ -47,20 +47,8 @@ def test_a_hold_reserves_credit_and_its_charge_settles_it(funded_user: User) -> 
     hold = place_hold(user=funded_user, api_key=None, model_id="m", amount=Decimal("0.5"))
     assert _reserved(funded_user) == Decimal("0.5")
     assert get_balance(funded_user) == Decimal("10")  # held, not spent
-    charge_usage(
-        user=funded_user,
-        api_key=None,
-        model_id="m",
-        prompt_tokens=10,
-        completion_tokens=5,
-        cost=Decimal("0.2"),
-        hold=hold,
-    )
-    assert _reserved(funded_user) == 0
-    assert get_balance(funded_user) == Decimal("9.8")
-    assert not Hold.objects.exists()
-    # A second charge for the same hold writes nothing: a request is charged once.
-    with pytest.raises(HoldSettled):
+
+    def charge() -> None:
         charge_usage(
             user=funded_user,
             api_key=None,
@@ -70,6 +58,14 @@ def test_a_hold_reserves_credit_and_its_charge_settles_it(funded_user: User) -> 
             cost=Decimal("0.2"),
             hold=hold,
         )
+
+    charge()
+    assert _reserved(funded_user) == 0
+    assert get_balance(funded_user) == Decimal("9.8")
+    assert not Hold.objects.exists()
+    # A second charge for the same hold writes nothing: a request is charged once.
+    with pytest.raises(HoldSettled):
+        charge()
     assert UsageRecord.objects.count() == 1
     assert get_balance(funded_user) == Decimal("9.8")
 

@@ -12,11 +12,13 @@ import json
 from typing import Any
 
 import pytest
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from core.errors import InvalidRequest, envelope
+from core.fields import StrictNumberField
 from core.ids import parse_id
 from core.parsers import MAX_JSON_DEPTH, BoundedJSONParser
 from tests.core.test_errors import BODY_OPERATIONS, assert_envelope
@@ -205,3 +207,20 @@ def test_a_conversation_id_with_a_trailing_newline_is_404(
     assert_envelope(
         api_client.get("/nova-api/v1/conversations?page=1%0A"), 400, "invalid_request_error"
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        (StrictNumberField(min_value=0, max_value=2), 3, "must be between 0 and 2."),
+        (StrictNumberField(min_value=0), -1, "must be at least 0."),
+        (StrictNumberField(max_value=1), 2, "must be at most 1."),
+        (StrictNumberField(min_value=0, exclusive_min=True), 0, "must be greater than 0."),
+    ],
+)
+def test_a_number_out_of_range_is_named_by_the_bounds_the_field_has(
+    field: StrictNumberField, value: float, message: str
+) -> None:
+    with pytest.raises(ValidationError) as excinfo:
+        field.to_internal_value(value)
+    assert excinfo.value.detail == [message]

@@ -248,3 +248,13 @@ def test_personas_page_filters(user: User, other_user: User) -> None:
     page = personas_page(user, category="support", owned=True)
     assert [p.pk for p in page.personas] == [mine.pk]
     assert (page.total, page.has_more) == (1, False)
+
+
+def test_a_training_item_read_for_its_persona_needs_no_query_for_the_persona(
+    user: User, django_assert_num_queries: Any
+) -> None:
+    persona = PersonaFactory.create(owner=user)
+    item = TrainingDataItemFactory.create(persona=persona)
+    with django_assert_num_queries(1):
+        found = get_training_item_for(persona, item.pk)
+        assert found.persona is persona
