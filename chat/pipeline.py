@@ -72,9 +72,9 @@ from core.text import (
     count_tokens,
     latest_user_text,
 )
+from llm import router
 from llm.catalog import ModelSpec, get_catalog
-from llm.providers import get_provider
-from llm.types import SAMPLING_FIELDS, Delta, Finish, GenerationRequest, Grounding, Usage
+from llm.types import SAMPLING_FIELDS, Finish, GenerationRequest, Grounding, Usage
 from personas.models import Persona
 
 logger = logging.getLogger(__name__)
@@ -390,10 +390,13 @@ async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:
     """Generate a whole reply on the running loop, then finish it (save and charge) through
     ``db``. A provider error charges nothing and gives the hold back."""
     try:
-        completion = await get_provider(ctx.model).complete(ctx.generation)
+        completion = await router.complete(ctx.generation)
     except BaseException:
         await _release(ctx, db=db)
         raise
+    if completion.model is not None:
+        # A fallback model answered: it is named in the response and sets the price.
+        ctx.model = completion.model
     outcome = await _settle(
         ctx, content=completion.content, usage=completion.usage, completed=True, db=db
     )
@@ -432,22 +435,22 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
     provider failure, the client leaving), what was generated is saved and charged exactly
     once, in ``finally``, shielded from the request's cancellation (:func:`_settle`).
     """
-    source = get_provider(ctx.model).stream(ctx.generation)
     try:
-        first = await anext(source)
+        opened = await router.open_stream(ctx.generation)
     except BaseException as exc:
-        await source.aclose()  # type: ignore[attr-defined]
         await _release(ctx, db=db)
         if isinstance(exc, StopAsyncIteration):
             raise ServerError(SERVER_ERROR_MESSAGE) from None
         raise
+    # A fallback model may be answering: it names the chunks and sets the price.
+    ctx.model = opened.model
     yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
     parts: list[str] = []
     finish: Finish | None = None
     error: ApiError | None = None
     outcome: ChatOutcome | None = None
     try:
-        async with aclosing(_prepended(first, source)) as events:
+        async with aclosing(opened.events) as events:  # type: ignore[type-var]
             async for event in events:
                 if isinstance(event, Finish):
                     finish = event
@@ -496,17 +499,6 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         usage_chunk["conversation_id"] = outcome.conversation_id
         yield _event(usage_chunk)
     yield DONE
-
-
-async def _prepended(
-    first: Delta | Finish, source: AsyncIterator[Delta | Finish]
-) -> AsyncGenerator[Delta | Finish, None]:
-    # Closing this generator (the client gone) closes the provider's stream, and with it the
-    # upstream request.
-    async with aclosing(source) as events:  # type: ignore[type-var]
-        yield first
-        async for event in events:
-            yield event
 
 
 async def errors_as_events(ctx: ChatContext, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:

@@ -15,13 +15,16 @@ from typing import Any, Protocol
 from llm.catalog import ModelSpec
 
 __all__ = [
+    "PASSTHROUGH_FIELDS",
     "SAMPLING_FIELDS",
+    "Choice",
     "Completion",
     "Delta",
     "Finish",
     "GenerationRequest",
     "Grounding",
     "GroundingItem",
+    "OpenedStream",
     "Provider",
     "Usage",
 ]
@@ -36,6 +39,27 @@ SAMPLING_FIELDS = (
     "seed",
     "stop",
     "reasoning",
+)
+
+# Every field a chat request may give that goes upstream exactly as the caller sent it (after
+# validation): the sampling fields, then OpenAI's tool, output and sampling fields.
+# ``max_completion_tokens`` is OpenAI's newer name of ``max_tokens``: whichever the caller sent
+# is sent under that name.
+PASSTHROUGH_FIELDS = (
+    *SAMPLING_FIELDS,
+    "max_completion_tokens",
+    "tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "response_format",
+    "top_p",
+    "n",
+    "logprobs",
+    "top_logprobs",
+    "user",
+    "frequency_penalty",
+    "presence_penalty",
+    "logit_bias",
 )
 
 
@@ -67,9 +91,11 @@ class Grounding:
 @dataclass
 class GenerationRequest:
     model: ModelSpec
-    # OpenAI format, system message(s) first; content is a str or a list of parts.
+    # OpenAI format, system message(s) first; content is a str or a list of parts (or None
+    # for an assistant message that only calls tools); assistant messages may carry
+    # ``tool_calls`` and ``tool`` messages ``tool_call_id``, as OpenAI sends them.
     messages: list[dict[str, Any]]
-    # Only the sampling fields the caller gave, already validated (SAMPLING_FIELDS).
+    # Only the fields the caller gave, already validated (PASSTHROUGH_FIELDS).
     params: dict[str, Any]
     grounding: Grounding | None = None
 
@@ -85,27 +111,70 @@ class Usage:
 
 
 @dataclass
-class Completion:
-    content: str
+class Choice:
+    """One of a completion's choices (``n`` of them; one by default)."""
+
+    content: str | None  # None when the model only called tools
     reasoning: str | None
-    finish_reason: str  # "stop" | "length"
+    finish_reason: str  # "stop" | "length" | "tool_calls" | "content_filter"
+    # The upstream's calls, as it sent them: {"id", "type": "function", "function": {"name",
+    # "arguments" (a string)}}.
+    tool_calls: list[dict[str, Any]] | None = None
+    # The upstream's logprobs object, relayed untouched when the caller asked for it.
+    logprobs: dict[str, Any] | None = None
+    index: int = 0
+
+
+@dataclass
+class Completion:
+    choices: list[Choice]
     usage: Usage
+    # The model that answered when routing fell back to another one; None: the request's.
+    model: ModelSpec | None = None
+
+    @property
+    def content(self) -> str:
+        """The first choice's text ("" when it only called tools)."""
+        return self.choices[0].content or ""
+
+    @property
+    def reasoning(self) -> str | None:
+        return self.choices[0].reasoning
+
+    @property
+    def finish_reason(self) -> str:
+        return self.choices[0].finish_reason
 
 
 @dataclass
 class Delta:
-    """A streamed fragment."""
+    """A streamed fragment of one choice."""
 
     content: str = ""
     reasoning: str = ""
+    # ``delta.tool_calls`` fragments exactly as the upstream sent them (each with its
+    # ``index``), to be relayed untouched.
+    tool_calls: list[dict[str, Any]] | None = None
+    logprobs: dict[str, Any] | None = None
+    index: int = 0  # the choice this fragment belongs to (n > 1)
 
 
 @dataclass
 class Finish:
     """Always the last event of a successful stream."""
 
-    finish_reason: str
+    finish_reason: str  # the first choice's
     usage: Usage
+    # Every choice's finish_reason by index, when the upstream gave several choices.
+    finish_reasons: dict[int, str] | None = None
+
+
+@dataclass
+class OpenedStream:
+    """A stream whose first event has arrived (retries and fallbacks happen before that)."""
+
+    model: ModelSpec  # the model answering: the request's, or the fallback that answered
+    events: AsyncIterator[Delta | Finish]  # from the first event on
 
 
 class Provider(Protocol):

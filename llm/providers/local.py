@@ -29,6 +29,7 @@ from core.text import (
     truncate_tokens,
 )
 from llm.types import (
+    Choice,
     Completion,
     Delta,
     Finish,
@@ -352,9 +353,7 @@ class LocalProvider:
     async def complete(self, request: GenerationRequest) -> Completion:
         text, finish_reason = generate_reply(request)
         return Completion(
-            content=text,
-            reasoning=None,
-            finish_reason=finish_reason,
+            choices=[Choice(content=text, reasoning=None, finish_reason=finish_reason)],
             usage=Usage(
                 prompt_tokens=count_message_tokens(request.messages),
                 completion_tokens=count_tokens(text),

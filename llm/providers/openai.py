@@ -24,6 +24,7 @@ from core.text import count_message_tokens, count_tokens
 from llm.catalog import ModelSpec
 from llm.types import (
     SAMPLING_FIELDS,
+    Choice,
     Completion,
     Delta,
     Finish,
@@ -218,9 +219,7 @@ def _parse_completion(request: GenerationRequest, data: Any) -> Completion:
     except (KeyError, IndexError, TypeError, AttributeError):
         raise UpstreamError(MSG_MALFORMED) from None
     return Completion(
-        content=content,
-        reasoning=reasoning,
-        finish_reason=finish_reason,
+        choices=[Choice(content=content, reasoning=reasoning, finish_reason=finish_reason)],
         usage=usage or _counted_usage(request, content, reasoning or ""),
     )
 

@@ -24,6 +24,7 @@ from llm.catalog import ModelSpec
 from llm.providers import get_provider
 from llm.providers.openai import OpenAIProvider, _client, aclose_clients
 from llm.types import (
+    Choice,
     Completion,
     Delta,
     Finish,
@@ -202,9 +203,7 @@ def test_stream_asks_for_usage_upstream(upstream, model):
 def test_complete_returns_content_and_upstream_usage(upstream, model):
     upstream.script(reply="Hello, world!", usage=(21, 4))
     assert complete(request(model)) == Completion(
-        content="Hello, world!",
-        reasoning=None,
-        finish_reason="stop",
+        choices=[Choice(content="Hello, world!", reasoning=None, finish_reason="stop")],
         usage=Usage(prompt_tokens=21, completion_tokens=4),
     )
 
