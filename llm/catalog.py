@@ -57,6 +57,13 @@ class ModelSpec:
     connect_timeout: float = 5.0
     read_timeout: float = 60.0
     description: str = ""
+    # Whether the model takes `tools` / a non-text `response_format`; a request that needs
+    # what the model lacks is refused (400), never sent without it.
+    tools: bool = False
+    structured_outputs: bool = False
+    # OpenAI's model-object fields: who serves it, and when it entered the catalog (Unix time).
+    owned_by: str = "nova"
+    created: int = 0
 
     def price(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
         """USD for this usage at the catalog prices, exact: billing rounds it to money
@@ -126,6 +133,10 @@ _FIELDS = {
     "connect_timeout",
     "read_timeout",
     "description",
+    "tools",
+    "structured_outputs",
+    "owned_by",
+    "created",
 }
 _REQUIRED = ("id", "provider", "context_window", "input_price_per_mtok", "output_price_per_mtok")
 
@@ -181,6 +192,12 @@ class _Entry:
         # bool is an int subclass: `context_window = true` must not read as 1.
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise self.error(field, "must be a positive integer")
+        return value
+
+    def non_negative_int(self, field: str, *, default: int) -> int:
+        value = self.table.get(field, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise self.error(field, "must be a whole number, at least 0")
         return value
 
     def positive_number(self, field: str, *, default: float) -> float:
@@ -256,6 +273,12 @@ def _parse_entry(file: str, index: int, table: Any) -> ModelSpec:
         connect_timeout=entry.positive_number("connect_timeout", default=5.0),
         read_timeout=entry.positive_number("read_timeout", default=60.0),
         description=entry.text("description"),
+        # An OpenAI-compatible server takes tools and response formats unless told otherwise;
+        # the embedded model takes neither.
+        tools=entry.boolean("tools", default=provider == "openai"),
+        structured_outputs=entry.boolean("structured_outputs", default=provider == "openai"),
+        owned_by=entry.string("owned_by", default="nova") or "nova",
+        created=entry.non_negative_int("created", default=0),
     )
 
 

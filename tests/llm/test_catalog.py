@@ -80,6 +80,8 @@ def test_loads_every_field(tmp_path):
         connect_timeout=5.0,
         read_timeout=60.0,
         description="",
+        tools=True,
+        structured_outputs=True,
     )
 
 
