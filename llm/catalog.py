@@ -15,10 +15,11 @@ import os
 import sys
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error
@@ -26,6 +27,7 @@ from django.core.checks import CheckMessage, Error
 __all__ = [
     "Catalog",
     "CatalogError",
+    "Deployment",
     "ModelSpec",
     "check_catalog",
     "get_catalog",
@@ -40,6 +42,29 @@ _PER_MTOK = Decimal(1_000_000)
 
 class CatalogError(ValueError):
     """A catalog file that cannot be used; the message names the file, entry and field."""
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """One server of a model (``[[models.deployments]]``, or the model's own ``base_url``)."""
+
+    base_url: str | None
+    api_key_env: str | None
+    upstream_model: str
+    weight: float = 1.0
+    # Requests / tokens per minute this deployment may take; None: no limit.
+    rpm: int | None = None
+    tpm: int | None = None
+
+    @property
+    def name(self) -> str:
+        """What logs and ``models_status`` call it: host and port, never a key (a user:password
+        in the URL is left out)."""
+        if self.base_url is None:
+            return "local"
+        parts = urlsplit(self.base_url)
+        host = parts.hostname or "?"
+        return f"{host}:{parts.port}" if parts.port else host
 
 
 @dataclass(frozen=True)
@@ -64,6 +89,45 @@ class ModelSpec:
     # OpenAI's model-object fields: who serves it, and when it entered the catalog (Unix time).
     owned_by: str = "nova"
     created: int = 0
+    # Routing (docs/api.md, Models and providers). ``deployments`` is empty for a model served by
+    # its own base_url; a model that lists deployments has the first one's base_url, key and
+    # upstream_model above, so code that calls its provider directly still reaches a server.
+    deployments: tuple[Deployment, ...] = ()
+    retries: int = 2
+    allowed_fails: int = 3
+    cooldown_seconds: float = 30.0
+    fallbacks: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def routes(self) -> tuple[tuple[Deployment, ModelSpec], ...]:
+        """Each deployment with the ModelSpec that reaches it (``get_provider`` and the upstream
+        payload read base_url, api_key_env and upstream_model from it).
+
+        Computed once per spec (a frozen dataclass keeps ``cached_property`` values in its
+        ``__dict__``, outside equality and hashing)."""
+        if not self.deployments:
+            own = Deployment(self.base_url, self.api_key_env, self.upstream_model)
+            return ((own, self),)
+        return tuple(
+            (
+                deployment,
+                replace(
+                    self,
+                    base_url=deployment.base_url,
+                    api_key_env=deployment.api_key_env,
+                    upstream_model=deployment.upstream_model,
+                    deployments=(),
+                    fallbacks=(),
+                ),
+            )
+            for deployment in self.deployments
+        )
+
+    @functools.cached_property
+    def routed(self) -> bool:
+        """Whether a request has a choice to make: several deployments or a fallback. A model
+        with one deployment and no fallback goes straight to it, with no shared health state."""
+        return len(self.deployments) > 1 or bool(self.fallbacks)
 
     def price(self, prompt_tokens: int, completion_tokens: int) -> Decimal:
         """USD for this usage at the catalog prices, exact: billing rounds it to money
@@ -137,7 +201,13 @@ _FIELDS = {
     "structured_outputs",
     "owned_by",
     "created",
+    "deployments",
+    "retries",
+    "allowed_fails",
+    "cooldown_seconds",
+    "fallbacks",
 }
+_DEPLOYMENT_FIELDS = {"base_url", "api_key_env", "upstream_model", "weight", "rpm", "tpm"}
 _REQUIRED = ("id", "provider", "context_window", "input_price_per_mtok", "output_price_per_mtok")
 
 
@@ -159,11 +229,38 @@ class _Entry:
         self.table = table
         raw_id = table.get("id")
         self.where = f"models[{index}]"
+        # Names a field of a nested table in errors: "deployments[1].base_url".
+        self.prefix = ""
         if isinstance(raw_id, str) and raw_id:
             self.where += f' (id "{raw_id}")'
 
     def error(self, field: str, problem: str) -> CatalogError:
-        return CatalogError(f'{self.file}: {self.where}: field "{field}" {problem}')
+        return CatalogError(f'{self.file}: {self.where}: field "{self.prefix}{field}" {problem}')
+
+    def optional_positive_int(self, field: str) -> int | None:
+        if self.table.get(field) is None:
+            return None
+        return self.positive_int(field)
+
+    def weight(self, field: str) -> float:
+        value = self.table.get(field, 1)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value <= 0
+        ):
+            raise self.error(field, "must be a positive number")
+        return float(value)
+
+    def url(self, field: str) -> str:
+        base_url = self.string(field)
+        if base_url is None:
+            raise self.error(field, "is required")
+        if not base_url.startswith(("http://", "https://")):
+            raise self.error(field, "must be an http:// or https:// URL")
+        # Requests go to f"{base_url}/chat/completions": drop a trailing slash once, here.
+        return base_url.rstrip("/")
 
     def string(self, field: str, *, default: str | None = None) -> str | None:
         value = self.table.get(field, default)
@@ -242,23 +339,32 @@ def _parse_entry(file: str, index: int, table: Any) -> ModelSpec:
     provider = table["provider"]
     if provider not in PROVIDERS:
         raise entry.error("provider", 'must be "local" or "openai"')
-    base_url = entry.string("base_url")
+    upstream_model = entry.string("upstream_model", default=model_id)
+    assert upstream_model is not None
     api_key_env = entry.string("api_key_env")
-    if provider == "openai":
-        if base_url is None:
+    deployments = _parse_deployments(entry, upstream_model, api_key_env)
+    base_url: str | None = None
+    if deployments:
+        if "base_url" in table:
+            raise entry.error("base_url", "cannot be given with [[models.deployments]]")
+        # The first deployment stands for the model where one server is needed (a direct
+        # provider call such as the moderation judge's).
+        first = deployments[0]
+        base_url, api_key_env, upstream_model = (
+            first.base_url,
+            first.api_key_env,
+            first.upstream_model,
+        )
+    elif provider == "openai":
+        if "base_url" not in table:
             raise entry.error("base_url", 'is required when provider is "openai"')
-        if not base_url.startswith(("http://", "https://")):
-            raise entry.error("base_url", "must be an http:// or https:// URL")
-        # Requests go to f"{base_url}/chat/completions": drop a trailing slash once, here.
-        base_url = base_url.rstrip("/")
+        base_url = entry.url("base_url")
     else:
         # The embedded model talks to nothing; a URL or key here is a mistake worth reporting.
         for field in ("base_url", "api_key_env"):
             if field in table:
                 raise entry.error(field, 'is only used when provider is "openai"')
 
-    upstream_model = entry.string("upstream_model", default=model_id)
-    assert upstream_model is not None
     return ModelSpec(
         id=model_id,
         provider=provider,
@@ -279,7 +385,60 @@ def _parse_entry(file: str, index: int, table: Any) -> ModelSpec:
         structured_outputs=entry.boolean("structured_outputs", default=provider == "openai"),
         owned_by=entry.string("owned_by", default="nova") or "nova",
         created=entry.non_negative_int("created", default=0),
+        deployments=deployments,
+        retries=entry.non_negative_int("retries", default=2),
+        allowed_fails=entry.positive_int("allowed_fails") if "allowed_fails" in table else 3,
+        cooldown_seconds=entry.positive_number("cooldown_seconds", default=30.0),
+        fallbacks=_parse_fallbacks(entry, model_id),
     )
+
+
+def _parse_deployments(
+    entry: _Entry, upstream_model: str, api_key_env: str | None
+) -> tuple[Deployment, ...]:
+    """``[[models.deployments]]``: each inherits the model's upstream_model and api_key_env."""
+    if "deployments" not in entry.table:
+        return ()
+    tables = entry.table["deployments"]
+    if not isinstance(tables, list) or not tables:
+        raise entry.error("deployments", "must list at least one [[models.deployments]] table")
+    if entry.table["provider"] != "openai":
+        raise entry.error("deployments", 'is only used when provider is "openai"')
+    deployments = []
+    for index, table in enumerate(tables):
+        if not isinstance(table, dict):
+            raise entry.error(f"deployments[{index}]", "must be a table ([[models.deployments]])")
+        sub = _Entry(entry.file, entry.index, table)
+        sub.where = entry.where
+        sub.prefix = f"deployments[{index}]."
+        for field in table:
+            if field not in _DEPLOYMENT_FIELDS:
+                raise sub.error(field, "is not a known field")
+        deployment_model = sub.string("upstream_model", default=upstream_model)
+        assert deployment_model is not None
+        deployments.append(
+            Deployment(
+                base_url=sub.url("base_url"),
+                api_key_env=sub.string("api_key_env", default=api_key_env),
+                upstream_model=deployment_model,
+                weight=sub.weight("weight"),
+                rpm=sub.optional_positive_int("rpm"),
+                tpm=sub.optional_positive_int("tpm"),
+            )
+        )
+    return tuple(deployments)
+
+
+def _parse_fallbacks(entry: _Entry, model_id: str) -> tuple[str, ...]:
+    """The ids only; that each names another catalog model is checked once all are read."""
+    value = entry.table.get("fallbacks", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise entry.error("fallbacks", "must be a list of model ids")
+    if model_id in value:
+        raise entry.error("fallbacks", "must not name the model itself")
+    if len(set(value)) != len(value):
+        raise entry.error("fallbacks", "names a model twice")
+    return tuple(value)
 
 
 def load_catalog(path: Path) -> Catalog:
@@ -314,6 +473,13 @@ def load_catalog(path: Path) -> Catalog:
             )
         seen[model.id] = index
         models.append(model)
+    for index, model in enumerate(models):
+        for position, fallback in enumerate(model.fallbacks):
+            if fallback not in seen:
+                raise CatalogError(
+                    f'{file}: models[{index}] (id "{model.id}"): field "fallbacks" names '
+                    f'"{fallback}" (fallbacks[{position}]), which is not in the catalog'
+                )
     return Catalog(models)
 
 

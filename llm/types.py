@@ -1,7 +1,8 @@
 """The provider interface: what the chat service hands a model and what it gets back.
 
-Providers raise only ``core.errors.UpstreamError`` / ``UpstreamTimeout``, with messages that
-never contain upstream keys or bodies. A stream that fails after some deltas raises from the
+Providers raise only ``llm.errors.UpstreamFailure`` (an ``UpstreamError``; a 504
+``UpstreamTimeout`` too for timeouts), with messages that never contain upstream keys or
+bodies. A stream that fails after some deltas raises from the
 iterator at that point; the caller has the earlier deltas and bills them, since a client is
 charged for every token it was sent.
 """

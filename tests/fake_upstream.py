@@ -17,6 +17,30 @@ Scriptable per test: the reply (streamed as SSE chunks of a few characters, or n
 status with a body holding a secret-looking string, a hang before answering or after N chunks,
 a connection reset after N chunks, and a garbage line after N chunks. Every request received is
 recorded (method, path, headers, parsed JSON body).
+
+Tools, choices and errors, as OpenAI sends them:
+
+- ``tool_calls=[{"name": ..., "arguments": "<json string>"}]``: the model calls these tools.
+  Non-streamed: ``message.tool_calls`` (ids ``call_...``, type ``function``), ``content: null``
+  and finish_reason ``tool_calls``. Streamed: per call, a first fragment with ``index``, ``id``,
+  ``type``, ``function.name`` and ``arguments: ""``, then the arguments in pieces of
+  ``stream_chunk_chars``; finish_reason ``tool_calls``.
+- The request's ``n``: that many choices; choice ``i > 0`` replies ``f"{reply} [{i}]"`` (and
+  makes the same calls, with their own ids). Streamed, the choices' chunks are interleaved, each
+  with its ``index``.
+- The request's ``logprobs: true``: each choice (non-streamed) or content chunk (streamed)
+  carries ``logprobs: {"content": [{"token", "logprob", "bytes", "top_logprobs": []}]}``, one
+  entry per piece of ``stream_chunk_chars``.
+- ``retry_after``: with an error ``status``, send this ``Retry-After`` header (seconds or an
+  HTTP date).
+- ``error_body=error_json(message, code=..., param=...)``: an OpenAI-style error body, e.g. a
+  400 ``context_length_exceeded``.
+- ``raw_events``: streamed, send exactly these ``data:`` payloads (then end the body), for
+  shapes the script cannot make (several choices in one chunk, odd fields).
+
+Faults for routing tests (each deployment is its own server): ``drop=True`` closes the
+connection before answering anything; :meth:`FakeUpstream.fail_next` fails the next K requests
+then answers as scripted; :meth:`FakeUpstream.fail_every_other` fails every other request.
 """
 
 from __future__ import annotations
@@ -39,6 +63,7 @@ __all__ = [
     "FakeUpstream",
     "RecordedRequest",
     "Script",
+    "error_json",
     "running_fake_upstream",
 ]
 
@@ -52,6 +77,17 @@ DEFAULT_ERROR_BODY = json.dumps(
         }
     }
 )
+
+
+def error_json(
+    message: str,
+    *,
+    code: str | int | None = None,
+    param: str | None = None,
+    type: str = "invalid_request_error",
+) -> str:
+    """An OpenAI-style error body for ``Script.error_body``."""
+    return json.dumps({"error": {"message": message, "type": type, "param": param, "code": code}})
 
 
 @dataclass(frozen=True)
@@ -75,6 +111,11 @@ class Script:
     require_key: str | None = None  # when set, other Authorization headers get a 401
     raw_body: str | None = None  # non-streamed: send this (e.g. not JSON) with HTTP 200
     model: str = "fake"
+    # [{"name", "arguments"}]: the model calls these tools (see the module docstring).
+    tool_calls: list[dict[str, str]] | None = None
+    retry_after: float | str | None = None  # with an error status: the Retry-After header
+    raw_events: tuple[str, ...] | None = None  # streamed: these data payloads, verbatim
+    drop: bool = False  # close the connection without answering (before the first byte)
 
 
 @dataclass(frozen=True)
@@ -83,6 +124,91 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]  # lower-cased names
     body: Any  # parsed JSON, or None
+
+
+def _choice_count(body: Any) -> int:
+    """The request's ``n`` (1 when absent or not a positive integer)."""
+    n = body.get("n") if isinstance(body, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+
+
+def _wants_logprobs(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("logprobs") is True
+
+
+def _choice_reply(script: Script, index: int) -> str:
+    return script.reply if index == 0 else f"{script.reply} [{index}]"
+
+
+def _call_id(index: int, call: int) -> str:
+    return f"call_fake{index}x{call}"
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    size = max(1, size)
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+def _logprobs(pieces: list[str]) -> dict[str, Any]:
+    return {
+        "content": [
+            {"token": piece, "logprob": -0.25, "bytes": list(piece.encode()), "top_logprobs": []}
+            for piece in pieces
+        ]
+    }
+
+
+def _message_choice(script: Script, index: int, logprobs: bool) -> dict[str, Any]:
+    """One choice of a non-streamed completion."""
+    reply = _choice_reply(script, index)
+    message: dict[str, Any] = {"role": "assistant", "content": reply}
+    finish = script.finish_reason
+    if script.tool_calls:
+        message["content"] = None
+        message["tool_calls"] = [
+            {
+                "id": _call_id(index, number),
+                "type": "function",
+                "function": {"name": call["name"], "arguments": call["arguments"]},
+            }
+            for number, call in enumerate(script.tool_calls)
+        ]
+        finish = "tool_calls"
+    if script.reasoning is not None:
+        message[script.reasoning_field] = script.reasoning
+    choice: dict[str, Any] = {"index": index, "message": message, "finish_reason": finish}
+    if logprobs:
+        pieces = [] if script.tool_calls else _pieces(reply, script.stream_chunk_chars)
+        choice["logprobs"] = _logprobs(pieces)
+    return choice
+
+
+def _stream_fragments(script: Script, index: int, logprobs: bool) -> list[dict[str, Any]]:
+    """The streamed choice objects of one choice after its role chunk: reasoning, then content
+    (or tool-call fragments), without the finish chunk."""
+    size = script.stream_chunk_chars
+    fragments: list[dict[str, Any]] = []
+    for piece in _pieces(script.reasoning or "", size):
+        fragments.append({"index": index, "delta": {script.reasoning_field: piece}})
+    if script.tool_calls:
+        for number, call in enumerate(script.tool_calls):
+            first = {
+                "index": number,
+                "id": _call_id(index, number),
+                "type": "function",
+                "function": {"name": call["name"], "arguments": ""},
+            }
+            fragments.append({"index": index, "delta": {"tool_calls": [first]}})
+            for piece in _pieces(call["arguments"], size):
+                fragment = {"index": number, "function": {"arguments": piece}}
+                fragments.append({"index": index, "delta": {"tool_calls": [fragment]}})
+        return fragments
+    for piece in _pieces(_choice_reply(script, index), size):
+        choice: dict[str, Any] = {"index": index, "delta": {"content": piece}}
+        if logprobs:
+            choice["logprobs"] = _logprobs([piece])
+        fragments.append(choice)
+    return fragments
 
 
 @dataclass
@@ -95,10 +221,18 @@ class _State:
     # Set on reset() and on shutdown: a hanging handler from an earlier test wakes up and
     # drops its connection instead of writing into the next test's observations.
     wake: threading.Event = field(default_factory=threading.Event)
+    # FakeUpstream.fail_every_other(): this answers the 1st, 3rd, ... unqueued request.
+    alternate: Script | None = None
+    served: int = 0  # unqueued requests answered so far
 
     def next_script(self) -> Script:
         with self.lock:
-            return self.queue.popleft() if self.queue else self.default
+            if self.queue:
+                return self.queue.popleft()
+            self.served += 1
+            if self.alternate is not None and self.served % 2 == 1:
+                return self.alternate
+            return self.default
 
 
 class _Server(ThreadingHTTPServer):
@@ -139,11 +273,13 @@ class _Handler(BaseHTTPRequestHandler):
                 )
             )
 
-    def _send_json(self, status: int, payload: str) -> None:
+    def _send_json(self, status: int, payload: str, headers: dict[str, str] | None = None) -> None:
         data = payload.encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -202,13 +338,17 @@ class _Handler(BaseHTTPRequestHandler):
         hang_first = script.hang and script.hang_after_chunks is None
         if hang_first and not self._hang(script.hang):
             return
+        if script.drop:
+            self.close_connection = True
+            return
         if script.status >= 400:
-            self._send_json(script.status, script.error_body)
+            headers = {} if script.retry_after is None else {"Retry-After": str(script.retry_after)}
+            self._send_json(script.status, script.error_body, headers)
             return
         if isinstance(body, dict) and body.get("stream"):
             self._stream(script, body)
         else:
-            self._complete(script)
+            self._complete(script, body)
 
     def _usage(self, script: Script) -> dict[str, int] | None:
         if script.usage is None:
@@ -220,19 +360,19 @@ class _Handler(BaseHTTPRequestHandler):
             "total_tokens": prompt + completion,
         }
 
-    def _complete(self, script: Script) -> None:
+    def _complete(self, script: Script, body: Any = None) -> None:
         if script.raw_body is not None:
             self._send_json(200, script.raw_body)
             return
-        message: dict[str, Any] = {"role": "assistant", "content": script.reply}
-        if script.reasoning is not None:
-            message[script.reasoning_field] = script.reasoning
+        logprobs = _wants_logprobs(body)
         payload: dict[str, Any] = {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": script.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": script.finish_reason}],
+            "choices": [
+                _message_choice(script, index, logprobs) for index in range(_choice_count(body))
+            ],
         }
         usage = self._usage(script)
         if usage is not None:
@@ -252,19 +392,29 @@ class _Handler(BaseHTTPRequestHandler):
             "model": script.model,
         }
 
-        def choice(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-            return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        def chunk(choice_object: dict[str, Any]) -> dict[str, Any]:
+            return {**base, "choices": [{"finish_reason": None, **choice_object}]}
 
-        size = max(1, script.stream_chunk_chars)
-        fragments: list[dict[str, Any]] = []
-        reasoning = script.reasoning or ""
-        for start in range(0, len(reasoning), size):
-            fragments.append({script.reasoning_field: reasoning[start : start + size]})
-        for start in range(0, len(script.reply), size):
-            fragments.append({"content": script.reply[start : start + size]})
+        # Each choice's fragments, interleaved (choice 0's first, then 1's, ...), as choice
+        # objects with their index.
+        count = _choice_count(body)
+        per_choice = [_stream_fragments(script, i, _wants_logprobs(body)) for i in range(count)]
+        fragments: list[dict[str, Any]] = [
+            per_choice[i][step]
+            for step in range(max(len(f) for f in per_choice))
+            for i in range(count)
+            if step < len(per_choice[i])
+        ]
+        finish_reason = "tool_calls" if script.tool_calls else script.finish_reason
 
         try:
-            self._event(choice({"role": "assistant", "content": ""}))
+            if script.raw_events is not None:
+                for event in script.raw_events:
+                    self._event(event)
+                self._chunk(b"")
+                return
+            for index in range(count):
+                self._event(chunk({"index": index, "delta": {"role": "assistant", "content": ""}}))
             for sent, delta in enumerate(fragments):
                 if script.reset_after_chunks is not None and sent == script.reset_after_chunks:
                     self._reset()
@@ -276,13 +426,14 @@ class _Handler(BaseHTTPRequestHandler):
                     return
                 if script.chunk_delay:
                     time.sleep(script.chunk_delay)
-                self._event(choice(delta))
+                self._event(chunk(delta))
             if script.reset_after_chunks is not None and script.reset_after_chunks >= len(
                 fragments
             ):
                 self._reset()
                 return
-            self._event(choice({}, script.finish_reason))
+            for index in range(count):
+                self._event(chunk({"index": index, "delta": {}, "finish_reason": finish_reason}))
             usage = self._usage(script)
             include_usage = isinstance(body.get("stream_options"), dict) and body[
                 "stream_options"
@@ -323,6 +474,23 @@ class FakeUpstream:
             self._state.queue.append(script)
         return script
 
+    def fail_next(self, count: int, **changes: Any) -> Script:
+        """Fail the next ``count`` requests (HTTP 500 unless ``changes`` say otherwise, e.g.
+        ``status=429, retry_after=1`` or ``drop=True``), then answer as scripted."""
+        script = replace(Script(), **{"status": 500, **changes})
+        with self._state.lock:
+            self._state.queue.extend([script] * count)
+        return script
+
+    def fail_every_other(self, **changes: Any) -> Script:
+        """From now on fail every other request, starting with the next one (HTTP 500 unless
+        ``changes`` say otherwise): a deployment that fails half its calls."""
+        script = replace(Script(), **{"status": 500, **changes})
+        with self._state.lock:
+            self._state.alternate = script
+            self._state.served = 0
+        return script
+
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._state.lock:
@@ -344,6 +512,8 @@ class FakeUpstream:
         with self._state.lock:
             self._state.default = Script()
             self._state.queue.clear()
+            self._state.alternate = None
+            self._state.served = 0
             self._state.requests.clear()
             self._state.disconnects = 0
             woken, self._state.wake = self._state.wake, threading.Event()

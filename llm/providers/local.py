@@ -322,14 +322,15 @@ def _general_reply(query: str, rng: random.Random | None) -> str:
 
 
 def _apply_limits(text: str, params: dict[str, Any]) -> tuple[str, str]:
-    """Cut at the first stop sequence, then at max_tokens; return (text, finish_reason)."""
+    """Cut at the first stop sequence, then at max_tokens (or its newer name,
+    max_completion_tokens); return (text, finish_reason)."""
     stop = params.get("stop")
     sequences = [stop] if isinstance(stop, str) else list(stop or [])
     positions = [text.find(s) for s in sequences if s]
     positions = [p for p in positions if p >= 0]
     if positions:
         text = text[: min(positions)]
-    max_tokens = params.get("max_tokens")
+    max_tokens = params.get("max_tokens", params.get("max_completion_tokens"))
     if max_tokens is not None and count_tokens(text) > max_tokens:
         # As a model would: the limit is reached before the stop sequence would have been.
         return truncate_tokens(text, max_tokens), "length"

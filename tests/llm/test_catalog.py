@@ -243,7 +243,9 @@ def test_shipped_catalog_lists_the_embedded_model():
 def test_example_catalog_is_valid():
     catalog = load_catalog(Path(settings.BASE_DIR) / "config" / "models.example.toml")
     assert {model.provider for model in catalog} == {"local", "openai"}
-    assert len(catalog) == 6
+    assert len(catalog) == 7
+    assert catalog["qwen2.5-7b-pool"].fallbacks == ("gpt-4o-mini",)
+    assert len(catalog["qwen2.5-7b-pool"].deployments) == 2
 
 
 def test_get_catalog_reads_models_file_once(tmp_path):
@@ -298,3 +300,148 @@ def test_server_refuses_to_start_with_a_bad_catalog(tmp_path, capsys):
 def test_server_starts_with_a_good_catalog(tmp_path):
     with override_settings(MODELS_FILE=write(tmp_path, LOCAL)):
         validate_catalog_or_exit()
+
+
+# --- deployments, retries, cooldowns and fallbacks ---
+
+POOL = """
+[[models]]
+id = "pool"
+provider = "openai"
+api_key_env = "POOL_KEY"
+upstream_model = "qwen"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+retries = 1
+allowed_fails = 5
+cooldown_seconds = 12.5
+fallbacks = ["nova-local"]
+[[models.deployments]]
+base_url = "http://10.0.0.1:8000/v1/"
+weight = 3
+[[models.deployments]]
+base_url = "https://user:secret@gpu2.example.com/v1"
+api_key_env = "GPU2_KEY"
+upstream_model = "Qwen/Qwen2.5"
+rpm = 600
+tpm = 90000
+"""
+
+
+def test_loads_deployments_and_routing_fields(tmp_path):
+    from llm.catalog import Deployment
+
+    model = load_catalog(write(tmp_path, LOCAL + POOL))["pool"]
+    assert model.deployments == (
+        Deployment("http://10.0.0.1:8000/v1", "POOL_KEY", "qwen", weight=3.0),
+        Deployment(
+            "https://user:secret@gpu2.example.com/v1",
+            "GPU2_KEY",
+            "Qwen/Qwen2.5",
+            weight=1.0,
+            rpm=600,
+            tpm=90000,
+        ),
+    )
+    assert (model.retries, model.allowed_fails, model.cooldown_seconds) == (1, 5, 12.5)
+    assert model.fallbacks == ("nova-local",)
+    assert model.routed
+    # The first deployment stands for the model where one server is needed.
+    assert (model.base_url, model.api_key_env, model.upstream_model) == (
+        "http://10.0.0.1:8000/v1",
+        "POOL_KEY",
+        "qwen",
+    )
+    # Names for logs and models_status: host and port, never the URL's credentials.
+    assert [d.name for d in model.deployments] == ["10.0.0.1:8000", "gpu2.example.com"]
+    hash(model)  # still usable as a cache key
+
+
+def test_each_deployment_is_served_by_a_spec_of_its_own(tmp_path):
+    model = load_catalog(write(tmp_path, LOCAL + POOL))["pool"]
+    [(_, first), (_, second)] = model.routes
+    assert (second.base_url, second.api_key_env, second.upstream_model) == (
+        "https://user:secret@gpu2.example.com/v1",
+        "GPU2_KEY",
+        "Qwen/Qwen2.5",
+    )
+    assert second.id == "pool" and second.input_price_per_mtok == Decimal("1.00")
+    assert first.base_url == "http://10.0.0.1:8000/v1"
+    assert model.routes is model.routes  # computed once
+
+
+def test_a_plain_model_is_its_own_single_deployment_with_default_routing(tmp_path):
+    model = load_catalog(write(tmp_path, FAKE_GPT))["fake-gpt"]
+    assert model.deployments == ()
+    assert (model.retries, model.allowed_fails, model.cooldown_seconds) == (2, 3, 30.0)
+    assert model.fallbacks == ()
+    assert not model.routed
+    [(deployment, spec)] = model.routes
+    assert spec is model
+    assert deployment.name == "127.0.0.1:9100"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "problem"),
+    [
+        ("weight = 3", "weight = 0", "deployments[0].weight", "positive number"),
+        ("weight = 3", 'weight = "3"', "deployments[0].weight", "positive number"),
+        ("rpm = 600", "rpm = 0", "deployments[1].rpm", "positive integer"),
+        ("tpm = 90000", "tpm = 1.5", "deployments[1].tpm", "positive integer"),
+        ("weight = 3", "weight = 3\ncolour = 1", "deployments[0].colour", "not a known field"),
+        (
+            'base_url = "http://10.0.0.1',
+            'base_url = "ftp://10.0.0.1',
+            "deployments[0].base_url",
+            "http",
+        ),
+        ("retries = 1", "retries = -1", "retries", "at least 0"),
+        ("allowed_fails = 5", "allowed_fails = 0", "allowed_fails", "positive integer"),
+        ("cooldown_seconds = 12.5", "cooldown_seconds = 0", "cooldown_seconds", "positive"),
+        ('fallbacks = ["nova-local"]', 'fallbacks = "nova-local"', "fallbacks", "list of model"),
+        ('fallbacks = ["nova-local"]', 'fallbacks = ["pool"]', "fallbacks", "model itself"),
+        (
+            'fallbacks = ["nova-local"]',
+            'fallbacks = ["nova-local", "nova-local"]',
+            "fallbacks",
+            "twice",
+        ),
+    ],
+)
+def test_rejects_bad_routing_field(tmp_path, old, new, field, problem):
+    message = error_for(tmp_path, LOCAL + POOL.replace(old, new))
+    assert 'models[1] (id "pool")' in message
+    assert f'field "{field}"' in message
+    assert problem in message
+
+
+def test_a_deployment_without_base_url_is_refused(tmp_path):
+    text = LOCAL + POOL.replace('base_url = "http://10.0.0.1:8000/v1/"\n', "")
+    message = error_for(tmp_path, text)
+    assert 'models[1] (id "pool"): field "deployments[0].base_url" is required' in message
+
+
+def test_deployments_and_base_url_together_are_refused(tmp_path):
+    text = LOCAL + POOL.replace("retries = 1", 'retries = 1\nbase_url = "http://x/v1"')
+    assert 'field "base_url" cannot be given with [[models.deployments]]' in error_for(
+        tmp_path, text
+    )
+
+
+def test_the_embedded_model_takes_no_deployments(tmp_path):
+    text = LOCAL + '[[models.deployments]]\nbase_url = "http://x/v1"\n'
+    assert 'field "deployments" is only used when provider is "openai"' in error_for(tmp_path, text)
+
+
+def test_an_unknown_fallback_is_named(tmp_path):
+    message = error_for(tmp_path, POOL + LOCAL.replace('"nova-local"', '"other"'))
+    assert message.endswith(
+        'models[0] (id "pool"): field "fallbacks" names "nova-local" (fallbacks[0]), '
+        "which is not in the catalog"
+    )
+
+
+def test_a_fallback_may_come_later_in_the_file(tmp_path):
+    catalog = load_catalog(write(tmp_path, POOL + LOCAL))
+    assert catalog["pool"].fallbacks == ("nova-local",)

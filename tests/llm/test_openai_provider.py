@@ -216,7 +216,14 @@ def test_complete_maps_reasoning_back(upstream, model, field):
 
 @pytest.mark.parametrize(
     ("upstream_reason", "reason"),
-    [("stop", "stop"), ("length", "length"), ("content_filter", "stop"), ("tool_calls", "stop")],
+    [
+        ("stop", "stop"),
+        ("length", "length"),
+        ("content_filter", "content_filter"),
+        ("tool_calls", "tool_calls"),
+        ("function_call", "stop"),
+        ("eos", "stop"),
+    ],
 )
 def test_complete_maps_finish_reason(upstream, model, upstream_reason, reason):
     upstream.script(finish_reason=upstream_reason)
