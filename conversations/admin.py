@@ -20,7 +20,17 @@ class MessageInline(ReadOnlyAdminMixin, _MessageInline):
     """A conversation's messages, read-only: history is a record, not a draft."""
 
     model = Message
-    fields = ("id", "role", "model", "content", "prompt_tokens", "completion_tokens", "created_at")
+    fields = (
+        "id",
+        "role",
+        "model",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+        "prompt_tokens",
+        "completion_tokens",
+        "created_at",
+    )
     readonly_fields = fields
     ordering = ("id",)
     extra = 0

@@ -40,16 +40,19 @@ _CONVERSATION_ID = OpenApiParameter(
     description='The conversation\'s id: "conv_42", or just "42" (the `conversation_id` of a '
     "chat completion response).",
 )
+_NO_TOOLS = {"tool_calls": None, "tool_call_id": None}
 _SYSTEM = {
     "id": 101,
     "role": "system",
     "content": 'Conversation with the persona "Code Mentor": Senior software engineer.',
+    **_NO_TOOLS,
     "created_at": "2026-11-22T15:33:43.123456Z",
 }
 _USER = {
     "id": 102,
     "role": "user",
     "content": "How do I reverse a list?",
+    **_NO_TOOLS,
     "created_at": "2026-11-22T15:33:43.123456Z",
 }
 _ASSISTANT = {
@@ -57,8 +60,49 @@ _ASSISTANT = {
     "role": "assistant",
     "content": "Use `reversed(items)` or `items[::-1]`.",
     "model": "nova-local",
+    **_NO_TOOLS,
     "created_at": "2026-11-22T15:33:44.654321Z",
 }
+_TOOL_EXCHANGE = [
+    {
+        "id": 201,
+        "role": "user",
+        "content": "What is the weather in Paris?",
+        **_NO_TOOLS,
+        "created_at": "2026-11-22T15:40:00.000000Z",
+    },
+    {
+        "id": 202,
+        "role": "assistant",
+        "content": "",
+        "model": "gpt-4o-mini",
+        "tool_calls": [
+            {
+                "id": "call_abc123",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            }
+        ],
+        "tool_call_id": None,
+        "created_at": "2026-11-22T15:40:01.000000Z",
+    },
+    {
+        "id": 203,
+        "role": "tool",
+        "content": '{"temperature": 18, "sky": "clear"}',
+        "tool_calls": None,
+        "tool_call_id": "call_abc123",
+        "created_at": "2026-11-22T15:40:02.000000Z",
+    },
+    {
+        "id": 204,
+        "role": "assistant",
+        "content": "It is 18 °C and clear in Paris.",
+        "model": "gpt-4o-mini",
+        **_NO_TOOLS,
+        "created_at": "2026-11-22T15:40:03.000000Z",
+    },
+]
 _CONVERSATION = {
     "id": "conv_42",
     "mode": "api_agents",
@@ -109,8 +153,10 @@ def _user(request: Request) -> User:
         tags=["conversations"],
         description=(
             "One of the caller's conversations with every message in order, system messages "
-            "included. Assistant messages carry `model`. Another user's conversation, a missing "
-            "one and a malformed id all answer 404."
+            "and tool exchanges included. Assistant messages carry `model`. Every message "
+            "carries `tool_calls` (an assistant message's calls, else null) and `tool_call_id` "
+            "(the call a `tool` message answers, else null). Another user's conversation, a "
+            "missing one and a malformed id all answer 404."
         ),
         parameters=[_CONVERSATION_ID],
         responses={
@@ -121,7 +167,18 @@ def _user(request: Request) -> User:
                         "Conversation",
                         value={**_CONVERSATION, "messages": [_SYSTEM, _USER, _ASSISTANT]},
                         response_only=True,
-                    )
+                    ),
+                    OpenApiExample(
+                        "Tool calls",
+                        value={
+                            **_CONVERSATION,
+                            "id": "conv_43",
+                            "mode": "api",
+                            "title": "What is the weather in Paris?",
+                            "messages": _TOOL_EXCHANGE,
+                        },
+                        response_only=True,
+                    ),
                 ],
             ),
             **error_responses(401, 404, 429),

@@ -69,6 +69,7 @@ class Message(models.Model):
         SYSTEM = "system", "System"
         USER = "user", "User"
         ASSISTANT = "assistant", "Assistant"
+        TOOL = "tool", "Tool"
 
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="messages"
@@ -78,11 +79,24 @@ class Message(models.Model):
     model = models.CharField(max_length=100, blank=True, default="")
     prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
     completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    # An assistant message's tool calls, in OpenAI's shape: [{"id", "type": "function",
+    # "function": {"name", "arguments"}}]; null on every other message and on an assistant
+    # message that called no tool.
+    tool_calls = models.JSONField(null=True, blank=True)
+    # A tool message's answer to one of those calls; "" on every other message. Text, not a
+    # bounded CharField: the id is the client's or the upstream's, and replaying it must match.
+    tool_call_id = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["conversation", "id"], name="message_conv_id")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role__in=["system", "user", "assistant", "tool"]),
+                name="message_role_valid",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:40]}"

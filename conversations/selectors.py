@@ -42,7 +42,7 @@ MODE_FILTERS: tuple[str, ...] = (MODE_ALL, *Conversation.Mode.values)
 
 # The latest message of a conversation, as one column per field: every column is a correlated
 # subquery served by the (conversation, id) index, so a page stays a single query.
-_LATEST_FIELDS = ("id", "role", "content", "model", "created_at")
+_LATEST_FIELDS = ("id", "role", "content", "model", "tool_calls", "tool_call_id", "created_at")
 
 
 @dataclass(frozen=True)
@@ -169,13 +169,28 @@ def continued_conversation(
 
 
 def conversation_history(conversation: Conversation) -> list[dict[str, Any]]:
-    """The conversation's user and assistant messages as chat messages (``{"role",
-    "content"}``) in the order they were written; system messages are left out. One query."""
-    return [
-        {"role": role, "content": content}
-        for role, content in Message.objects.filter(
-            conversation=conversation, role__in=(Message.Role.USER, Message.Role.ASSISTANT)
+    """The conversation's messages as a continued chat replays them upstream, in the order they
+    were written; system messages are left out. One query.
+
+    A user message is ``{"role", "content"}``, and so is an assistant message without tool
+    calls. An assistant message that called tools adds ``tool_calls`` (its ``content`` None when
+    it said nothing); a tool message adds its ``tool_call_id``.
+    """
+    rows = (
+        Message.objects.filter(
+            conversation=conversation,
+            role__in=(Message.Role.USER, Message.Role.ASSISTANT, Message.Role.TOOL),
         )
         .order_by("id")
-        .values_list("role", "content")
-    ]
+        .values_list("role", "content", "tool_calls", "tool_call_id")
+    )
+    history: list[dict[str, Any]] = []
+    for role, content, tool_calls, tool_call_id in rows:
+        message: dict[str, Any] = {"role": role, "content": content}
+        if role == Message.Role.ASSISTANT and tool_calls:
+            # OpenAI's shape for a turn that only called tools: content null, not "".
+            message = {"role": role, "content": content or None, "tool_calls": tool_calls}
+        elif role == Message.Role.TOOL:
+            message["tool_call_id"] = tool_call_id
+        history.append(message)
+    return history

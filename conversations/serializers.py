@@ -20,6 +20,8 @@ __all__ = [
     "ConversationListSerializer",
     "ConversationMessageSerializer",
     "ConversationSummarySerializer",
+    "ConversationToolCallFunctionSerializer",
+    "ConversationToolCallSerializer",
     "HistoryTimestampField",
     "format_timestamp",
 ]
@@ -60,12 +62,38 @@ class HistoryTimestampField(serializers.DateTimeField):
         return format_timestamp(value)
 
 
+class ConversationToolCallFunctionSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(read_only=True, help_text="The function the model called.")
+    arguments = serializers.CharField(
+        read_only=True, help_text="Its arguments, a JSON string as the model wrote it."
+    )
+
+
+class ConversationToolCallSerializer(serializers.Serializer[dict[str, Any]]):
+    """One tool call of an assistant message, in OpenAI's shape."""
+
+    id = serializers.CharField(read_only=True)
+    type = serializers.CharField(read_only=True, help_text='"function"')
+    function = ConversationToolCallFunctionSerializer(read_only=True)
+
+
 class ConversationMessageSerializer(serializers.ModelSerializer[Message]):
     created_at = HistoryTimestampField(read_only=True)
+    tool_calls = ConversationToolCallSerializer(
+        many=True,
+        read_only=True,
+        allow_null=True,
+        help_text="An assistant message's tool calls, in order; null on every other message.",
+    )
+    tool_call_id = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="The call a tool message answers; null on every other message.",
+    )
 
     class Meta:
         model = Message
-        fields = ["id", "role", "content", "model", "created_at"]
+        fields = ["id", "role", "content", "model", "tool_calls", "tool_call_id", "created_at"]
         # Read-only fields are "required" in the response schema; model is not always there.
         read_only_fields = ["id", "role", "content", "created_at"]
         extra_kwargs = {
@@ -76,6 +104,8 @@ class ConversationMessageSerializer(serializers.ModelSerializer[Message]):
         data: dict[str, Any] = super().to_representation(instance)
         if instance.role != Message.Role.ASSISTANT:
             del data["model"]
+        # Stored as "" on messages that answer no call; shown as null, like tool_calls.
+        data["tool_call_id"] = instance.tool_call_id or None
         return data
 
 

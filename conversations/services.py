@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from conversations.models import TITLE_MAX_LENGTH, Conversation, Message
 from conversations.selectors import get_conversation_for
-from conversations.text import message_text
+from conversations.text import message_text, stored_tool_calls
 from core.text import storable_text
 
 if TYPE_CHECKING:
@@ -21,8 +21,27 @@ __all__ = ["delete_conversation", "save_turn"]
 
 def _title(messages: list[dict[str, Any]]) -> str:
     """The first user message's text, whitespace runs made single spaces, cut to fit."""
-    first = next((message_text(m["content"]) for m in messages if m["role"] == "user"), "")
+    first = next((message_text(m.get("content")) for m in messages if m["role"] == "user"), "")
     return " ".join(first.split())[:TITLE_MAX_LENGTH]
+
+
+def _message_row(conversation: Conversation, message: dict[str, Any]) -> Message:
+    """A message the client sent, as stored: its text, plus an assistant message's tool calls
+    or a tool message's ``tool_call_id`` (each kept on its own role only)."""
+    role = message["role"]
+    return Message(
+        conversation=conversation,
+        role=role,
+        content=message_text(message.get("content")),
+        tool_calls=(
+            stored_tool_calls(message.get("tool_calls")) if role == Message.Role.ASSISTANT else None
+        ),
+        tool_call_id=(
+            storable_text(str(message.get("tool_call_id") or ""))
+            if role == Message.Role.TOOL
+            else ""
+        ),
+    )
 
 
 def save_turn(
@@ -36,6 +55,7 @@ def save_turn(
     new_messages: list[dict[str, Any]],
     system_prompt: str | None,
     reply: str,
+    reply_tool_calls: list[dict[str, Any]] | None = None,
     prompt_tokens: int,
     completion_tokens: int,
 ) -> Conversation:
@@ -44,8 +64,11 @@ def save_turn(
     Without ``conversation`` a new one is created, titled after the first user message, with
     ``system_prompt`` (when given) as its first message. With one, its ``updated_at`` and
     ``model_id`` move on and ``system_prompt`` is ignored. Message contents are stored as
-    :func:`conversations.text.message_text` (images as placeholders); the reply is made
-    storable (``core.text.storable_text``) and carries the model and the token counts.
+    :func:`conversations.text.message_text` (images as placeholders). ``new_messages`` may hold
+    a tool exchange: assistant messages keep their ``tool_calls`` and tool messages their
+    ``tool_call_id`` (:func:`conversations.text.stored_tool_calls`), all in the order given.
+    The reply is made storable (``core.text.storable_text``) and carries the model, the token
+    counts and ``reply_tool_calls`` (its content may be "" when the model only called tools).
 
     Opens no transaction of its own: the caller saves the turn and charges for it in one.
     Returns the conversation, new or continued.
@@ -69,10 +92,7 @@ def save_turn(
         Conversation.objects.filter(pk=conversation.pk).update(
             updated_at=conversation.updated_at, model_id=model_id
         )
-    rows += [
-        Message(conversation=conversation, role=m["role"], content=message_text(m["content"]))
-        for m in new_messages
-    ]
+    rows += [_message_row(conversation, m) for m in new_messages]
     rows.append(
         Message(
             conversation=conversation,
@@ -81,6 +101,7 @@ def save_turn(
             model=model_id,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
+            tool_calls=stored_tool_calls(reply_tool_calls),
         )
     )
     Message.objects.bulk_create(rows)

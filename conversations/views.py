@@ -6,17 +6,20 @@ only the user's own conversations, and a 404 for anything else.
 
 from __future__ import annotations
 
-from typing import cast
+import json
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from conversations.markdown import render_markdown
-from conversations.models import Conversation
+from conversations.models import Conversation, Message
 from conversations.selectors import (
     MODE_ALL,
     MODE_FILTERS,
@@ -39,6 +42,51 @@ def _page_number(raw: str | None) -> int:
     if raw and raw.isascii() and raw.isdigit() and 0 < len(raw) < 10:
         return max(1, int(raw))
     return 1
+
+
+@dataclass(frozen=True)
+class _ToolCallView:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class _MessageView:
+    """A message as the conversation page shows it. Every string but ``html`` (nh3's output)
+    is plain text, which the template escapes."""
+
+    message: Message
+    html: SafeString | None  # the content as Markdown; None for a tool message
+    tool_calls: list[_ToolCallView]
+    tool_output: str | None  # a tool message's content, pretty-printed when it is JSON
+
+
+def _pretty_json(text: str) -> str:
+    """JSON text indented for reading; anything that does not parse, as it is."""
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _tool_call_view(call: Any) -> _ToolCallView:
+    function = call.get("function") if isinstance(call, dict) else None
+    function = function if isinstance(function, dict) else {}
+    return _ToolCallView(
+        id=str(call.get("id", "")) if isinstance(call, dict) else "",
+        name=str(function.get("name", "")),
+        arguments=_pretty_json(str(function.get("arguments", ""))),
+    )
+
+
+def _message_view(message: Message) -> _MessageView:
+    if message.role == Message.Role.TOOL:
+        return _MessageView(message, None, [], _pretty_json(message.content))
+    calls = message.tool_calls if isinstance(message.tool_calls, list) else []
+    return _MessageView(
+        message, render_markdown(message.content), [_tool_call_view(c) for c in calls], None
+    )
 
 
 @login_required
@@ -68,9 +116,7 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
         conversation = get_conversation_for(_user(request), conversation_id)
     except NotFound as exc:
         raise Http404(exc.message) from exc
-    rendered = [
-        (message, render_markdown(message.content)) for message in conversation.messages.all()
-    ]
+    rendered = [_message_view(message) for message in conversation.messages.all()]
     return render(
         request,
         "conversations/detail.html",

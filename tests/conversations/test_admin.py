@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts.models import User
 from billing.services import charge_usage, top_up
-from tests.conversations.helpers import make_conversation
+from tests.conversations.helpers import make_conversation, save_tool_exchange
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,19 @@ def test_conversation_change_page_shows_messages_read_only(
     html = page.content.decode()
     assert "Question?" in html and "Yes." in html
     assert 'name="messages-0-content"' not in html  # shown, not editable
+
+
+def test_conversation_change_page_shows_tool_calls_read_only(
+    admin_client: Client, user: User
+) -> None:
+    conversation = save_tool_exchange(user)
+    page = admin_client.get(f"/admin/conversations/conversation/{conversation.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Tool call id" in html and "Tool calls" in html
+    assert "call_1" in html and "call_2" in html and "get_weather" in html
+    assert 'name="messages-0-tool_calls"' not in html
+    assert 'name="messages-2-tool_call_id"' not in html
 
 
 def test_usage_records_filter_by_user_model_and_date(

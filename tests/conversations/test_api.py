@@ -14,7 +14,13 @@ from rest_framework.test import APIClient
 from accounts.models import ApiKey, User
 from billing.models import UsageRecord
 from conversations.models import Conversation, Message
-from tests.conversations.helpers import TIMESTAMP, make_conversation
+from tests.conversations.helpers import (
+    TIMESTAMP,
+    TOOL_EXCHANGE_HISTORY,
+    make_conversation,
+    save_tool_exchange,
+    weather_call,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +163,8 @@ def test_list_entry_holds_the_latest_message_only(user: User, api_client: APICli
                         "role": "assistant",
                         "content": "Use reversed().",
                         "model": "nova-local",
+                        "tool_calls": None,
+                        "tool_call_id": None,
                         "created_at": latest.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                     }
                 ],
@@ -243,6 +251,8 @@ def test_detail_holds_every_message_in_order_with_system_messages(
             "id": m.pk,
             "role": m.role,
             "content": m.content,
+            "tool_calls": None,
+            "tool_call_id": None,
             "created_at": stamp(m.created_at),
         }
         if m.role == "assistant":
@@ -263,6 +273,106 @@ def test_detail_holds_every_message_in_order_with_system_messages(
         "user",
         "assistant",
     ]
+
+
+def test_detail_shows_a_tool_exchange_in_order(user: User, api_client: APIClient) -> None:
+    conversation = save_tool_exchange(user)
+    body = api_client.get(detail(conversation)).json()
+    # Every message carries both fields, null where they do not apply.
+    shown = [
+        {k: v for k, v in m.items() if k not in ("id", "created_at")} for m in body["messages"]
+    ]
+    assert shown == [
+        {
+            "role": "user",
+            "content": "Weather in Paris and Rome?",
+            "tool_calls": None,
+            "tool_call_id": None,
+        },
+        {
+            "role": "assistant",
+            "content": "",
+            "model": "fake-gpt",
+            "tool_calls": [weather_call("call_1", "Paris")],
+            "tool_call_id": None,
+        },
+        {"role": "tool", "content": '{"temp": 18}', "tool_calls": None, "tool_call_id": "call_1"},
+        {
+            "role": "assistant",
+            "content": "Paris is 18 °C; now Rome.",
+            "model": "fake-gpt",
+            "tool_calls": [weather_call("call_2", "Rome")],
+            "tool_call_id": None,
+        },
+        {"role": "tool", "content": "sunny,\n24", "tool_calls": None, "tool_call_id": "call_2"},
+        {
+            "role": "assistant",
+            "content": "Paris 18 °C, Rome 24 °C and sunny.",
+            "model": "fake-gpt",
+            "tool_calls": None,
+            "tool_call_id": None,
+        },
+    ]
+    assert [m["role"] for m in shown] == [m["role"] for m in TOOL_EXCHANGE_HISTORY]
+    ids = [m["id"] for m in body["messages"]]
+    assert ids == sorted(ids)
+
+
+def test_another_users_tool_exchange_is_404(other_user: User, api_client: APIClient) -> None:
+    theirs = save_tool_exchange(other_user)
+    for path in (detail(theirs), f"{LIST}/conv_{theirs.pk}"):
+        response = api_client.get(path)
+        assert_error(response, 404, "not_found_error", "conversation_id")
+        assert "get_weather" not in response.content.decode()
+
+
+def test_a_list_entry_shows_the_latest_tool_call(
+    user: User, api_key: ApiKey, api_client: APIClient, django_assert_num_queries: Any
+) -> None:
+    for city in ("Paris", "Rome", "Oslo"):
+        make_conversation(user, messages=[("user", city)])
+    conversation = make_conversation(user, messages=[("user", "Weather?")])
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        model="fake-gpt",
+        tool_calls=[weather_call("call_9", "Lima")],
+    )
+    Message.objects.create(conversation=conversation, role="tool", tool_call_id="call_9")
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        model="fake-gpt",
+        tool_calls=[weather_call("call_10", "Quito")],
+    )
+    Conversation.objects.filter(pk=conversation.pk).update(
+        updated_at=timezone.now() + timedelta(days=1)
+    )
+    ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=timezone.now())
+    with django_assert_num_queries(1 + 2):  # auth + count + page with latest messages
+        body = api_client.get(LIST).json()
+    assert len(body["data"]) == 4
+    (latest,) = body["data"][0]["messages"]
+    assert latest["tool_calls"] == [weather_call("call_10", "Quito")]
+    assert (latest["role"], latest["content"], latest["tool_call_id"]) == ("assistant", "", None)
+    for entry in body["data"][1:]:
+        (message,) = entry["messages"]
+        assert (message["tool_calls"], message["tool_call_id"]) == (None, None)
+
+
+def test_a_list_entry_shows_the_latest_tool_result(user: User, api_client: APIClient) -> None:
+    conversation = make_conversation(user, messages=[("user", "Weather?")])
+    Message.objects.create(
+        conversation=conversation, role="tool", tool_call_id="call_1", content="18"
+    )
+    (latest,) = api_client.get(LIST).json()["data"][0]["messages"]
+    assert {k: latest[k] for k in ("role", "content", "tool_calls", "tool_call_id")} == {
+        "role": "tool",
+        "content": "18",
+        "tool_calls": None,
+        "tool_call_id": "call_1",
+    }
+    assert "model" not in latest
 
 
 @pytest.mark.parametrize("form", ["conv_{pk}", "{pk}"])
@@ -404,3 +514,7 @@ def test_openapi_documents_list_detail_and_delete(client: Any) -> None:
     assert "404" in item["delete"]["responses"]
     listing = paths["/nova-api/v1/conversations"]["get"]
     assert {p["name"] for p in listing["parameters"]} >= {"mode", "page"}
+    message = schema["components"]["schemas"]["ConversationMessage"]
+    assert {"tool_calls", "tool_call_id"} <= set(message["properties"])
+    assert message["properties"]["tool_calls"]["nullable"] is True
+    assert message["properties"]["tool_call_id"]["nullable"] is True

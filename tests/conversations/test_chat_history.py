@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from billing.services import top_up
-from tests.chat.helpers import CANARY, make_persona
+from tests.chat.helpers import CANARY, make_persona, sse_events, streamed_body
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory
 from tests.fake_upstream import FakeUpstream
@@ -146,3 +146,78 @@ def test_history_is_per_user_not_per_key(funded_user: User, other_user: User) ->
         _persona_chat(client, 1)
     assert plain_key.get(LIST).json()["total"] == 1
     assert other.get(LIST).json()["total"] == 1
+
+
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_tool_exchange_is_saved_shown_and_replayed_in_order(
+    funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Any, stream: bool
+) -> None:
+    client = _logging_client(funded_user)
+    fake_upstream.enqueue(tool_calls=[{"name": "get_weather", "arguments": '{"city": "Paris"}'}])
+    first = client.post(
+        "/v1/chat/completions",
+        {
+            "model": "fake-gpt",
+            "messages": [{"role": "user", "content": "Weather in Paris?"}],
+            "tools": [WEATHER_TOOL],
+            "stream": stream,
+        },
+        format="json",
+    )
+    assert first.status_code == 200, first.content
+    conversation_id = _conversation_id(first, stream)
+    call = {
+        "id": "call_fake0x0",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+    }
+
+    fake_upstream.enqueue(reply="It is 18 degrees in Paris.")
+    second = client.post(
+        "/v1/chat/completions",
+        {
+            "model": "fake-gpt",
+            "conversation_id": conversation_id,
+            "messages": [{"role": "tool", "tool_call_id": "call_fake0x0", "content": "18 C"}],
+            "tools": [WEATHER_TOOL],
+        },
+        format="json",
+    )
+    assert second.status_code == 200, second.content
+    # The continued conversation replays the stored exchange upstream, in order.
+    assert fake_upstream.bodies[-1]["messages"] == [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "content": "18 C", "tool_call_id": "call_fake0x0"},
+    ]
+
+    detail = client.get(f"{LIST}/conv_{conversation_id}").json()
+    shown = [
+        (m["role"], m["content"], m["tool_calls"], m["tool_call_id"]) for m in detail["messages"]
+    ]
+    assert shown == [
+        ("user", "Weather in Paris?", None, None),
+        ("assistant", "", [call], None),
+        ("tool", "18 C", None, "call_fake0x0"),
+        ("assistant", "It is 18 degrees in Paris.", None, None),
+    ]
+
+
+def _conversation_id(response: Any, stream: bool) -> int:
+    if not stream:
+        body = response.json()
+        assert body["choices"][0]["finish_reason"] == "tool_calls"
+        return int(body["conversation_id"])
+    chunks = [event for event in sse_events(streamed_body(response)) if event != "[DONE]"]
+    assert chunks[-1]["conversation_id"] is not None, chunks
+    assert any(c["choices"] and c["choices"][0]["finish_reason"] == "tool_calls" for c in chunks)
+    return int(chunks[-1]["conversation_id"])

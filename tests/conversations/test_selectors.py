@@ -10,7 +10,12 @@ from accounts.models import User
 from conversations.models import GENERAL_MODES, PERSONA_MODES, Conversation
 from conversations.selectors import continued_conversation, conversation_history
 from core.errors import NotFound
-from tests.conversations.helpers import make_conversation
+from tests.conversations.helpers import (
+    TOOL_EXCHANGE_HISTORY,
+    make_conversation,
+    save_tool_exchange,
+    weather_call,
+)
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +111,28 @@ def test_history_is_the_user_and_assistant_messages_in_order(
 
 def test_history_of_a_conversation_without_messages_is_empty(user: User) -> None:
     assert conversation_history(make_conversation(user)) == []
+
+
+def test_history_replays_a_tool_exchange_exactly_in_order(
+    user: User, django_assert_num_queries: Any
+) -> None:
+    conversation = save_tool_exchange(user, system_prompt="Use the tools.")
+    with django_assert_num_queries(1):
+        history = conversation_history(conversation)
+    assert history == TOOL_EXCHANGE_HISTORY
+
+
+def test_history_keeps_empty_content_without_tool_calls(user: User) -> None:
+    # Only a turn that called tools has null content; an empty reply stays "".
+    conversation = make_conversation(user, messages=[("user", "Hi"), ("assistant", "")])
+    conversation.messages.filter(role="user").update(tool_call_id="ignored")
+    assert conversation_history(conversation) == [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": ""},
+    ]
+    conversation.messages.filter(role="assistant").update(tool_calls=[weather_call("c", "Paris")])
+    assert conversation_history(conversation)[1] == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [weather_call("c", "Paris")],
+    }

@@ -13,7 +13,7 @@ from conversations.models import Conversation, Message
 from conversations.services import save_turn
 from conversations.text import IMAGE_PLACEHOLDER, message_text
 from personas.models import Persona
-from tests.conversations.helpers import make_conversation
+from tests.conversations.helpers import make_conversation, save_tool_exchange, weather_call
 from tests.factories import PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +209,125 @@ def test_persona_and_key_may_be_absent_or_gone(user: User, api_key: ApiKey) -> N
     conversation.refresh_from_db()
     assert (conversation.persona_id, conversation.api_key_id) == (None, None)
     assert Message.objects.filter(conversation=conversation).count() == 2
+
+
+# --- Tool calls ---
+
+
+def _stored_tools(conversation: Conversation) -> list[tuple[Any, ...]]:
+    return list(
+        conversation.messages.order_by("id").values_list(
+            "role", "content", "model", "tool_calls", "tool_call_id"
+        )
+    )
+
+
+def test_a_multi_step_tool_exchange_is_stored_in_order(user: User) -> None:
+    conversation = save_tool_exchange(user)
+    paris, rome = weather_call("call_1", "Paris"), weather_call("call_2", "Rome")
+    assert _stored_tools(conversation) == [
+        ("user", "Weather in Paris and Rome?", "", None, ""),
+        ("assistant", "", "fake-gpt", [paris], ""),
+        ("tool", '{"temp": 18}', "", None, "call_1"),
+        ("assistant", "Paris is 18 °C; now Rome.", "fake-gpt", [rome], ""),
+        ("tool", "sunny,\n24", "", None, "call_2"),
+        ("assistant", "Paris 18 °C, Rome 24 °C and sunny.", "fake-gpt", None, ""),
+    ]
+    conversation.refresh_from_db()
+    assert conversation.title == "Weather in Paris and Rome?"
+
+
+def test_a_client_sent_tool_exchange_is_stored_with_the_reply(user: User) -> None:
+    # A client that keeps its own history sends the whole exchange in one request.
+    calls = [weather_call("call_a", "Oslo"), weather_call("call_b", "Bergen")]
+    conversation = save_turn(
+        **_turn(
+            user,
+            new_messages=[
+                {"role": "system", "content": "Use the tools."},
+                {"role": "user", "content": "Oslo and Bergen?"},
+                {"role": "assistant", "content": None, "tool_calls": calls},
+                {"role": "tool", "tool_call_id": "call_a", "content": "rain"},
+                {"role": "tool", "tool_call_id": "call_b", "content": "snow"},
+            ],
+            reply="Rain in Oslo, snow in Bergen.",
+        )
+    )
+    assert _stored_tools(conversation) == [
+        ("system", "Use the tools.", "", None, ""),
+        ("user", "Oslo and Bergen?", "", None, ""),
+        ("assistant", "", "", calls, ""),
+        ("tool", "rain", "", None, "call_a"),
+        ("tool", "snow", "", None, "call_b"),
+        ("assistant", "Rain in Oslo, snow in Bergen.", "nova-local", None, ""),
+    ]
+
+
+def test_tool_fields_are_kept_on_their_own_roles_only(user: User) -> None:
+    stray = {"tool_calls": [weather_call("x", "Nowhere")], "tool_call_id": "x"}
+    conversation = save_turn(
+        **_turn(
+            user,
+            new_messages=[
+                {"role": "user", "content": "Hi", **stray},
+                {"role": "tool", "content": "out", **stray},
+                {"role": "assistant", "content": "Hm", **stray},
+            ],
+            reply_tool_calls=[],
+        )
+    )
+    assert _stored_tools(conversation) == [
+        ("user", "Hi", "", None, ""),
+        ("tool", "out", "", None, "x"),
+        ("assistant", "Hm", "", [weather_call("x", "Nowhere")], ""),
+        ("assistant", "Hi there.", "nova-local", None, ""),
+    ]
+
+
+def test_tool_calls_are_stored_in_openais_shape_and_made_storable(user: User) -> None:
+    # PostgreSQL's JSON refuses NUL and lone surrogates; an object for arguments is encoded.
+    conversation = save_turn(
+        **_turn(
+            user,
+            new_messages=[{"role": "tool", "tool_call_id": "c\x001", "content": "ok"}],
+            reply="",
+            reply_tool_calls=[
+                {
+                    "id": "call_\ud800",
+                    "type": "function",
+                    "function": {"name": "f\x00n", "arguments": '{"q": "a\x00b"}'},
+                    "extra": "dropped",
+                },
+                {"id": "call_2", "function": {"name": "g", "arguments": {"n": 1}}},
+                "not a call",
+            ],
+        )
+    )
+    tool, reply = conversation.messages.order_by("id")
+    assert tool.tool_call_id == "c1"
+    assert reply.content == ""
+    assert reply.tool_calls == [
+        {
+            "id": "call_\ufffd",
+            "type": "function",
+            "function": {"name": "fn", "arguments": '{"q": "ab"}'},
+        },
+        {"id": "call_2", "type": "function", "function": {"name": "g", "arguments": '{"n": 1}'}},
+    ]
+
+
+def test_a_tool_exchange_is_still_two_queries(user: User, django_assert_num_queries: Any) -> None:
+    # The messages, tool calls and all, go in one INSERT.
+    with django_assert_num_queries(2):
+        save_turn(
+            **_turn(
+                user,
+                new_messages=[
+                    {"role": "user", "content": "Weather?"},
+                    {"role": "assistant", "tool_calls": [weather_call("c", "Paris")]},
+                    {"role": "tool", "tool_call_id": "c", "content": "18"},
+                ],
+                reply="",
+                reply_tool_calls=[weather_call("d", "Rome")],
+            )
+        )

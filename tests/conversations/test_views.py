@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from conversations.models import Conversation
-from tests.conversations.helpers import make_conversation
+from conversations.models import Conversation, Message
+from tests.conversations.helpers import make_conversation, save_tool_exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -191,3 +191,91 @@ def test_pages_use_no_inline_styles_or_scripts(alice: Client, user: User) -> Non
         assert "style=" not in page
         assert "<script" not in page
         assert "css/history.css" in page
+
+
+# --- Tool calls ---
+
+
+def _with_tool_turn(
+    user: User, *, name: str, arguments: str, call_id: str, result: str
+) -> Conversation:
+    conversation = make_conversation(user, messages=[("user", "Weather?")])
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        model="fake-gpt",
+        tool_calls=[
+            {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+        ],
+    )
+    Message.objects.create(
+        conversation=conversation, role="tool", tool_call_id=call_id, content=result
+    )
+    return conversation
+
+
+def test_conversation_page_shows_tool_calls_and_results_in_order(alice: Client, user: User) -> None:
+    conversation = save_tool_exchange(user)
+    page = alice.get(reverse("conversations:detail", args=[conversation.pk])).content.decode()
+    # Arguments and JSON results pretty-printed; each result names the call it answers.
+    paris = page.index('Called <code class="tool-name">get_weather</code>')
+    paris_args = page.index("{\n  &quot;city&quot;: &quot;Paris&quot;\n}")
+    first_result = page.index('result of <code class="tool-call-id">call_1</code>')
+    first_json = page.index("{\n  &quot;temp&quot;: 18\n}")
+    rome_args = page.index("{\n  &quot;city&quot;: &quot;Rome&quot;\n}")
+    second_result = page.index('result of <code class="tool-call-id">call_2</code>')
+    final = page.index("Paris 18 °C, Rome 24 °C and sunny.")
+    assert paris < paris_args < first_result < first_json < rome_args < second_result < final
+    assert 'class="chat-message role-tool"' in page
+    assert page.count('<pre class="tool-arguments">') == 2
+    # A result that is not JSON is shown as it is.
+    assert '<pre class="tool-output"><code>sunny,\n24</code></pre>' in page
+
+
+def test_arguments_that_are_not_json_are_shown_raw(alice: Client, user: User) -> None:
+    conversation = _with_tool_turn(
+        user, name="search", arguments="{not json", call_id="call_x", result="[1, 2"
+    )
+    page = alice.get(reverse("conversations:detail", args=[conversation.pk])).content.decode()
+    assert '<pre class="tool-arguments"><code>{not json</code></pre>' in page
+    assert '<pre class="tool-output"><code>[1, 2</code></pre>' in page
+
+
+def test_html_in_tool_calls_and_results_is_escaped(alice: Client, user: User) -> None:
+    script = "<script>alert(1)</script>"
+    conversation = _with_tool_turn(
+        user,
+        name=script,
+        arguments=f'{{"q": "{script}"}}',
+        call_id=script,
+        result=f"{script}<img src=x onerror=alert(1)>",
+    )
+    page = alice.get(reverse("conversations:detail", args=[conversation.pk])).content.decode()
+    assert "<script" not in page
+    tags = _tags(page)
+    assert not {name for name, _ in tags} & {"script", "img"}
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    assert f'Called <code class="tool-name">{escaped}</code>' in page
+    assert f"&quot;q&quot;: &quot;{escaped}&quot;" in page
+    assert f'result of <code class="tool-call-id">{escaped}</code>' in page
+    assert f"{escaped}&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_history_list_names_the_tools_a_latest_message_called(alice: Client, user: User) -> None:
+    conversation = make_conversation(user, title="Tools", messages=[("user", "Weather?")])
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        tool_calls=[
+            {"id": "a", "type": "function", "function": {"name": "<b>x</b>", "arguments": "{}"}}
+        ],
+    )
+    page = alice.get(reverse("conversations:list")).content.decode()
+    assert "called <code>&lt;b&gt;x&lt;/b&gt;</code>" in page
+
+
+def test_another_users_tool_exchange_page_is_404(alice: Client, other_user: User) -> None:
+    theirs = save_tool_exchange(other_user)
+    response = alice.get(reverse("conversations:detail", args=[theirs.pk]))
+    assert response.status_code == 404
+    assert "get_weather" not in response.content.decode()
