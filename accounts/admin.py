@@ -1,15 +1,24 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.models import ApiKey, User
+from accounts.limits import (
+    SpendSummary,
+    key_spend,
+    set_key_limit,
+    user_spend,
+    validate_limit,
+)
+from accounts.models import ApiKey, LimitReset, User
 from accounts.services import (
     check_key_quota,
     create_api_key,
@@ -21,25 +30,84 @@ from core.errors import ApiError
 # Django's admin and form classes take type arguments in django-stubs only, not at run time.
 if TYPE_CHECKING:
     _UserAdmin = UserAdmin[User]
+    _UserChangeForm = UserChangeForm[User]
     _ApiKeyForm = forms.ModelForm[ApiKey]
     _ApiKeyAdmin = admin.ModelAdmin[ApiKey]
 else:
     _UserAdmin = UserAdmin
+    _UserChangeForm = UserChangeForm
     _ApiKeyForm = forms.ModelForm
     _ApiKeyAdmin = admin.ModelAdmin
 
 
+def _limit_error(exc: ApiError) -> ValidationError:
+    return ValidationError(exc.message)
+
+
+def _window_spend(spend: SpendSummary, limit: Decimal | None) -> str:
+    """The current window's spend, and what remains of the limit, for the change form."""
+    if limit is None:
+        return f"{spend.window:f} USD (all time; no limit)"
+    resets = f", resets {spend.resets_at:%Y-%m-%d %H:%M} UTC" if spend.resets_at else ""
+    return f"{spend.window:f} USD of {limit:f} ({spend.limit_remaining:f} remaining{resets})"
+
+
+class _LimitFormMixin:
+    """The limit checked by ``accounts.limits``; a form posted without a reset period (one
+    written before limits existed) keeps "never"."""
+
+    fields: dict[str, forms.Field]
+    cleaned_data: dict[str, Any]
+
+    def _relax_limit_reset(self) -> None:
+        self.fields["limit_reset"].required = False
+
+    def clean_limit(self) -> Decimal | None:
+        try:
+            return validate_limit(self.cleaned_data.get("limit"))
+        except ApiError as exc:
+            raise _limit_error(exc) from exc
+
+    def clean_limit_reset(self) -> str:
+        return str(self.cleaned_data.get("limit_reset") or LimitReset.NEVER)
+
+
+class NovaUserAdminForm(_LimitFormMixin, _UserChangeForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._relax_limit_reset()
+
+
 @admin.register(User)
 class NovaUserAdmin(_UserAdmin):
-    list_display = ("username", "email", "is_staff", "is_active", "date_joined")
+    form = NovaUserAdminForm
+    list_display = ("username", "email", "is_staff", "is_active", "limit", "date_joined")
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        (
+            "Spend limit (over all of the user's keys and the playground)",
+            {"fields": ("limit", "limit_reset", "window_spend")},
+        ),
+    )
+    readonly_fields = ("window_spend",)
+
+    @admin.display(description="Spend in the current window")
+    def window_spend(self, obj: User) -> str:
+        if obj.pk is None:
+            return "-"
+        return _window_spend(user_spend(obj), obj.limit)
 
 
-class ApiKeyAdminForm(_ApiKeyForm):
+class ApiKeyAdminForm(_LimitFormMixin, _ApiKeyForm):
     """The caps of ``accounts.services`` as form errors (the admin saves edits itself)."""
 
     class Meta:
         model = ApiKey
-        fields = ("user", "name", "detailed_logging", "rpm_limit")
+        fields = ("user", "name", "detailed_logging", "rpm_limit", "limit", "limit_reset")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._relax_limit_reset()
 
     def clean_rpm_limit(self) -> int:
         try:
@@ -71,6 +139,8 @@ class ApiKeyAdmin(_ApiKeyAdmin):
         "user",
         "detailed_logging",
         "rpm_limit",
+        "limit",
+        "limit_reset",
         "created_at",
         "last_used_at",
         "revoked_at",
@@ -86,11 +156,14 @@ class ApiKeyAdmin(_ApiKeyAdmin):
         "prefix",
         "detailed_logging",
         "rpm_limit",
+        "limit",
+        "limit_reset",
+        "window_spend",
         "created_at",
         "last_used_at",
         "revoked_at",
     )
-    readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("prefix", "window_spend", "created_at", "last_used_at", "revoked_at")
     actions = ("revoke_keys",)
 
     def save_model(self, request: HttpRequest, obj: ApiKey, form: Any, change: bool) -> None:
@@ -103,11 +176,19 @@ class ApiKeyAdmin(_ApiKeyAdmin):
             detailed_logging=obj.detailed_logging,
             rpm_limit=obj.rpm_limit,
         )
+        if obj.limit is not None:
+            set_key_limit(key=issued.key, limit=obj.limit, limit_reset=obj.limit_reset)
         obj.pk = issued.key.pk
         obj.prefix = issued.key.prefix
         messages.warning(
             request, f"New key (copy it now, it will not be shown again): {issued.raw_key}"
         )
+
+    @admin.display(description="Spend in the current window")
+    def window_spend(self, obj: ApiKey) -> str:
+        if obj.pk is None:
+            return "-"
+        return _window_spend(key_spend(obj), obj.limit)
 
     @admin.action(description="Revoke selected keys")
     def revoke_keys(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> None:

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import UserCreationForm
 
-from accounts.models import ApiKey, User
+from accounts.limits import MAX_LIMIT
+from accounts.models import ApiKey, LimitReset, User
 
 # Django's form classes take type arguments in django-stubs only, not at run time.
 if TYPE_CHECKING:
@@ -73,3 +74,24 @@ class ApiKeyRateLimitForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rpm_limit"] = _rpm_limit_field(label="Requests per minute")
+
+
+class SpendLimitForm(forms.Form):
+    """A key's spend limit: empty for none. The shape only; ``accounts.limits`` decides."""
+
+    limit = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_value=MAX_LIMIT,
+        max_digits=20,
+        decimal_places=8,
+        label="Spend limit (USD)",
+        help_text="Leave empty for no limit. Requests are refused (402) once the spend in the "
+        "current window reaches it.",
+    )
+    limit_reset = forms.ChoiceField(
+        choices=LimitReset.choices,
+        initial=LimitReset.NEVER,
+        label="Resets",
+        help_text="Windows start at 00:00 UTC; weeks start on Monday.",
+    )

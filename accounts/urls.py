@@ -12,6 +12,8 @@ web_urls: list[URLPattern | URLResolver] = [
     path("signup/", views.signup, name="signup"),
     path("keys/", views.keys, name="keys"),
     path("keys/new/", views.key_create, name="key_create"),
+    path("keys/<int:key_id>/", views.key_detail, name="key_detail"),
+    path("keys/<int:key_id>/limit/", views.key_set_limit, name="key_set_limit"),
     path(
         "keys/<int:key_id>/revoke/confirm/",
         views.key_revoke_confirm,

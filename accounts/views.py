@@ -14,7 +14,14 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.forms import ApiKeyCreateForm, ApiKeyLoggingForm, ApiKeyRateLimitForm, SignupForm
+from accounts.forms import (
+    ApiKeyCreateForm,
+    ApiKeyLoggingForm,
+    ApiKeyRateLimitForm,
+    SignupForm,
+    SpendLimitForm,
+)
+from accounts.limits import key_spend, set_key_limit
 from accounts.models import ApiKey, User
 from accounts.services import (
     create_api_key,
@@ -172,3 +179,45 @@ def key_set_rate_limit(request: HttpRequest, key_id: int) -> HttpResponse:
         errors = form.errors.get("rpm_limit") or ["Enter a whole number."]
         messages.error(request, f"Rate limit not changed: {errors[0]}")
     return redirect("accounts:keys")
+
+
+def _key_page(request: HttpRequest, key: ApiKey, form: SpendLimitForm) -> HttpResponse:
+    # The same figures as GET /v1/key (one selector behind accounts.limits.key_spend).
+    return render(
+        request,
+        "accounts/key_detail.html",
+        {"key": key, "spend": key_spend(key), "form": form},
+    )
+
+
+@login_required
+@require_safe
+def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = _own_key(request, key_id)
+    form = SpendLimitForm(initial={"limit": key.limit, "limit_reset": key.limit_reset})
+    return _key_page(request, key, form)
+
+
+@login_required
+@require_POST
+def key_set_limit(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = _own_key(request, key_id)
+    form = SpendLimitForm(request.POST)
+    if not form.is_valid():
+        return _key_page(request, key, form)
+    try:
+        key = set_key_limit(
+            key=key,
+            limit=form.cleaned_data["limit"],
+            limit_reset=form.cleaned_data["limit_reset"],
+        )
+    except ApiError as exc:
+        form.add_error(exc.param if exc.param in form.fields else None, exc.message)
+        return _key_page(request, key, form)
+    if key.limit is None:
+        messages.success(request, f"{key.prefix}… has no spend limit now.")
+    else:
+        messages.success(
+            request, f"{key.prefix}… may now spend {key.limit:f} USD ({key.limit_reset})."
+        )
+    return redirect("accounts:key_detail", key_id=key.pk)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from billing.money import DECIMAL_PLACES, MAX_DIGITS, ZERO
 
@@ -77,11 +78,16 @@ class UsageRecord(models.Model):
     prompt_tokens = models.PositiveIntegerField()
     completion_tokens = models.PositiveIntegerField()
     cost = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set by the charge from billing's clock (billing.windows), the instant its UsageDay is
+    # counted on, rather than by auto_now_add, which would read another clock a moment later.
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["user", "-created_at"], name="usage_user_created")]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="usage_user_created"),
+            models.Index(fields=["api_key", "-created_at"], name="usage_key_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.model_id} {self.prompt_tokens}+{self.completion_tokens} = {self.cost}"
@@ -89,6 +95,45 @@ class UsageRecord(models.Model):
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+
+class UsageDay(models.Model):
+    """The usage records of one UTC day, summed per key, model and persona.
+
+    Written by the charge that writes the usage record, in the same transaction and under the
+    same balance lock, so the sums always equal the records'. Spend limits, ``GET /v1/key`` and
+    the usage API read these rows instead of the records: a window or a year is one row per
+    day and group, however many requests it held (docs/billing.md, "Spend per window").
+
+    ``api_key_ref`` and ``persona_ref`` are the ids as they were when charged, 0 for none
+    (the playground has no key, general chat no persona): plain numbers rather than foreign
+    keys so that the unique key has no NULLs, and a deleted key's or persona's spend stays.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="usage_days"
+    )
+    day = models.DateField()
+    api_key_ref = models.BigIntegerField(default=0)
+    model_id = models.CharField(max_length=100)
+    persona_ref = models.BigIntegerField(default=0)
+    requests = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveBigIntegerField(default=0)
+    completion_tokens = models.PositiveBigIntegerField(default=0)
+    cost = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES, default=ZERO)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "day", "api_key_ref", "model_id", "persona_ref"],
+                name="usage_day_unique",
+            ),
+        ]
+        # A user's window: the unique index above. A key's window: this one.
+        indexes = [models.Index(fields=["api_key_ref", "day"], name="usage_day_key")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.model_id}: {self.requests} requests, {self.cost} USD"
 
 
 class LedgerEntry(models.Model):

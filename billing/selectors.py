@@ -1,16 +1,17 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.db.models import Count, QuerySet, Sum
-from django.db.models.functions import TruncDate
-from django.utils import timezone
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
-from billing.models import Balance, LedgerEntry, UsageRecord
+from accounts.limits import SpendSummary
+from accounts.models import ApiKey, LimitReset
+from billing import windows
+from billing.models import Balance, LedgerEntry, UsageDay, UsageRecord
 from billing.money import ZERO, to_money
 
 if TYPE_CHECKING:
@@ -58,18 +59,11 @@ def daily_spend(
     user: User, *, days: int = USAGE_CHART_DAYS, today: date | None = None
 ) -> list[DailySpend]:
     """Spend per UTC day for the ``days`` days ending today, oldest first, days without use
-    included as zero. One query."""
-    last = today or timezone.localdate()
+    included as zero. One query (:func:`usage_summary`)."""
+    last = today or windows.today()
     first = last - timedelta(days=days - 1)
-    start = datetime.combine(first, time.min, tzinfo=timezone.get_current_timezone())
-    rows = (
-        UsageRecord.objects.filter(user=user, created_at__gte=start)
-        .annotate(day=TruncDate("created_at"))
-        .values("day")
-        .annotate(total=Sum("cost"), requests=Count("id"))
-        .order_by("day")
-    )
-    by_day = {row["day"]: (_money(row["total"]), row["requests"]) for row in rows}
+    rows = usage_summary(user, UsageQuery(start=first, end=last, group_by=("day",))).rows
+    by_day = {row["day"]: (row["cost"], row["requests"]) for row in rows}
     spend = []
     for offset in range(days):
         day = first + timedelta(days=offset)
@@ -78,55 +72,216 @@ def daily_spend(
     return spend
 
 
-def _spend_by(
-    user: User, group: tuple[str, ...], label: Callable[[Mapping[str, Any]], str]
-) -> list[SpendRow]:
-    """The user's all-time spend per distinct ``group`` of usage-record fields, most expensive
-    first (ties by the group's first field). One query."""
-    rows = (
-        UsageRecord.objects.filter(user=user)
-        .values(*group)
-        .annotate(
-            requests=Count("id"),
-            prompt=Sum("prompt_tokens"),
-            completion=Sum("completion_tokens"),
-            total=Sum("cost"),
-        )
-        .order_by("-total", group[0])
-    )
+def _spend_by(user: User, group: str, label: Callable[[UsageRow], str]) -> list[SpendRow]:
+    """The user's all-time spend per ``group`` of :func:`usage_summary`, most expensive first
+    (ties in the group's order). One query."""
+    rows = usage_summary(user, UsageQuery(group_by=(group,))).rows
+    ordered = sorted(rows, key=lambda row: -row["cost"])  # stable: ties keep the group order
     return [
         SpendRow(
             label=label(row),
             requests=row["requests"],
-            prompt_tokens=row["prompt"] or 0,
-            completion_tokens=row["completion"] or 0,
-            cost=_money(row["total"]),
+            prompt_tokens=row["prompt_tokens"],
+            completion_tokens=row["completion_tokens"],
+            cost=row["cost"],
         )
-        for row in rows
+        for row in ordered
     ]
 
 
 def spend_by_model(user: User) -> list[SpendRow]:
     """All-time spend per model, most expensive first. One query."""
-    return _spend_by(user, ("model_id",), lambda row: row["model_id"])
+    return _spend_by(user, "model", lambda row: str(row["model"]))
 
 
-def _key_label(row: Mapping[str, Any]) -> str:
-    if row["api_key_id"] is None:
-        return "deleted key"
-    return f"{row['api_key__prefix']}… {row['api_key__name'] or 'unnamed'}".strip()
+def _key_label(row: UsageRow) -> str:
+    if row["key"] is None:
+        return "deleted key" if row["key_ref"] else "no key (playground)"
+    return f"{row['key']}… {row['key_name'] or 'unnamed'}".strip()
 
 
 def spend_by_key(user: User) -> list[SpendRow]:
-    """All-time spend per API key (a deleted key's usage under "deleted key"), most
-    expensive first. One query: the key's name and prefix come from the join."""
-    return _spend_by(user, ("api_key_id", "api_key__name", "api_key__prefix"), _key_label)
+    """All-time spend per API key (a deleted key's usage under "deleted key", the
+    playground's under "no key"), most expensive first. One query: the key's name and prefix
+    are read in it."""
+    return _spend_by(user, "key", _key_label)
 
 
-def usage_records_for_export(user: User) -> QuerySet[UsageRecord]:
-    """Every usage record of the user, oldest first, with its key and persona joined."""
-    return (
-        UsageRecord.objects.filter(user=user)
-        .select_related("api_key", "persona")
-        .order_by("created_at", "id")
+# --- Usage summaries (the usage API, the usage page, the CSV export) ---
+
+GROUPS = ("day", "model", "key", "persona")
+# The UsageDay column of each group.
+_GROUP_COLUMNS = {"day": "day", "model": "model_id", "key": "api_key_ref", "persona": "persona_ref"}
+
+
+@dataclass(frozen=True)
+class UsageQuery:
+    """Which usage to sum: UTC days ``start`` to ``end`` inclusive (None: unbounded), grouped
+    by ``group_by`` (in that order, a subset of :data:`GROUPS`), optionally only one key's
+    (by display prefix) or one model's. The API checks the bounds (``billing.serializers``)."""
+
+    start: date | None = None
+    end: date | None = None
+    group_by: tuple[str, ...] = ("day",)
+    key: str | None = None
+    model: str | None = None
+
+
+class UsageRow(TypedDict):
+    """One group of :func:`usage_summary`. The group fields not asked for are absent from
+    the API's answer; ``key_ref`` and ``key_name`` serve the dashboard only."""
+
+    day: date | None
+    model: str | None
+    key: str | None  # the key's display prefix; None for no key or a deleted one
+    key_ref: int
+    key_name: str | None
+    persona: int | None
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: Decimal
+
+
+@dataclass(frozen=True)
+class UsageTotal:
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: Decimal
+
+
+@dataclass(frozen=True)
+class UsageSummary:
+    rows: list[UsageRow]
+    total: UsageTotal
+
+
+def _sort_key(group_by: tuple[str, ...]) -> Callable[[UsageRow], tuple[Any, ...]]:
+    # Each group's value, a missing one (no key, no persona) after every present one.
+    def key(row: UsageRow) -> tuple[Any, ...]:
+        parts: list[Any] = []
+        for group in group_by:
+            value = row[group]  # type: ignore[literal-required]
+            parts += [value is None, "" if value is None else value]
+        return tuple(parts)
+
+    return key
+
+
+def usage_summary(user: User, query: UsageQuery) -> UsageSummary:
+    """The user's usage (and only theirs) summed per group of ``query``, sorted by the groups
+    in their order, and its total. One query, on the UsageDay rows: one row per day, key, model
+    and persona, so a year of a busy user is a few thousand rows, never its records.
+
+    A ``key`` prefix that is not one of the user's keys matches nothing: another user's
+    prefix gives an empty answer, never their usage.
+    """
+    days = UsageDay.objects.filter(user=user)
+    if query.start is not None:
+        days = days.filter(day__gte=query.start)
+    if query.end is not None:
+        days = days.filter(day__lte=query.end)
+    if query.model is not None:
+        days = days.filter(model_id=query.model)
+    if query.key is not None:
+        own = ApiKey.objects.filter(user=user, prefix=query.key).values("pk")
+        days = days.filter(api_key_ref__in=Subquery(own))
+    columns = [_GROUP_COLUMNS[group] for group in query.group_by]
+    grouped = days.values(*columns).annotate(
+        n=Sum("requests"),
+        prompt=Sum("prompt_tokens"),
+        completion=Sum("completion_tokens"),
+        total=Sum("cost"),
     )
+    if "key" in query.group_by:
+        key_row = ApiKey.objects.filter(user=user, pk=OuterRef("api_key_ref"))
+        grouped = grouped.annotate(
+            key_prefix=Subquery(key_row.values("prefix")[:1]),
+            key_label=Subquery(key_row.values("name")[:1]),
+        )
+    rows = []
+    for values in grouped.order_by():
+        key_ref = values.get("api_key_ref", 0)
+        persona_ref = values.get("persona_ref", 0)
+        rows.append(
+            UsageRow(
+                day=values.get("day"),
+                model=values.get("model_id"),
+                key=values.get("key_prefix"),
+                key_ref=key_ref,
+                key_name=values.get("key_label"),
+                persona=persona_ref or None,
+                requests=values["n"] or 0,
+                prompt_tokens=values["prompt"] or 0,
+                completion_tokens=values["completion"] or 0,
+                cost=_money(values["total"]),
+            )
+        )
+    rows.sort(key=_sort_key(query.group_by))
+    total = UsageTotal(
+        requests=sum(row["requests"] for row in rows),
+        prompt_tokens=sum(row["prompt_tokens"] for row in rows),
+        completion_tokens=sum(row["completion_tokens"] for row in rows),
+        cost=sum((row["cost"] for row in rows), ZERO),
+    )
+    return UsageSummary(rows=rows, total=total)
+
+
+# --- Spend against limits (GET /v1/key, the key page, the admin) ---
+
+
+def _spend_summary(days: QuerySet[UsageDay], *, limit: Decimal | None, reset: str) -> SpendSummary:
+    """Spend summed over ``days`` since each window's start, in one query."""
+    today = windows.today()
+    window_from = windows.window_start(reset, today)
+    sums = days.aggregate(
+        usage=Sum("cost"),
+        daily=Sum("cost", filter=Q(day__gte=today)),
+        weekly=Sum("cost", filter=Q(day__gte=windows.window_start(LimitReset.WEEKLY, today))),
+        monthly=Sum("cost", filter=Q(day__gte=windows.window_start(LimitReset.MONTHLY, today))),
+        window=Sum("cost", filter=Q(day__gte=window_from)),
+    )
+    window = _money(sums["window"])
+    resets = windows.next_window_start(reset, today) if limit is not None else None
+    return SpendSummary(
+        usage=_money(sums["usage"]),
+        usage_daily=_money(sums["daily"]),
+        usage_weekly=_money(sums["weekly"]),
+        usage_monthly=_money(sums["monthly"]),
+        window=window,
+        limit_remaining=None if limit is None else max(to_money(limit - window), ZERO),
+        resets_at=windows.midnight(resets) if resets is not None else None,
+    )
+
+
+def key_spend(key: ApiKey) -> SpendSummary:
+    """What the key has spent: since creation, today, this week and month (UTC), and in its
+    limit's window with what remains of the limit. One query."""
+    return _spend_summary(
+        UsageDay.objects.filter(api_key_ref=key.pk), limit=key.limit, reset=key.limit_reset
+    )
+
+
+def user_spend(user: User) -> SpendSummary:
+    """:func:`key_spend` for the user over all of their keys and the playground."""
+    return _spend_summary(
+        UsageDay.objects.filter(user=user), limit=user.limit, reset=user.limit_reset
+    )
+
+
+def usage_records_for_export(user: User, query: UsageQuery | None = None) -> QuerySet[UsageRecord]:
+    """Every usage record of the user in ``query``'s days, key and model (all by default),
+    oldest first, with its key and persona joined. The days are bounds on ``created_at``, so
+    the (user, created) index serves them."""
+    records = UsageRecord.objects.filter(user=user)
+    if query is not None:
+        if query.start is not None:
+            records = records.filter(created_at__gte=windows.midnight(query.start))
+        if query.end is not None:
+            records = records.filter(created_at__lt=windows.midnight(query.end + timedelta(days=1)))
+        if query.key is not None:
+            records = records.filter(api_key__prefix=query.key, api_key__user=user)
+        if query.model is not None:
+            records = records.filter(model_id=query.model)
+    return records.select_related("api_key", "persona").order_by("created_at", "id")

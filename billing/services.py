@@ -4,15 +4,18 @@ balance row locked and writes its ledger entry in that same transaction."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.db.transaction import TransactionManagementError
-from django.utils import timezone
 
-from billing.models import Balance, Hold, LedgerEntry, UsageRecord
+from accounts.models import LimitReset
+from billing import windows
+from billing.models import Balance, Hold, LedgerEntry, UsageDay, UsageRecord
 from billing.money import ZERO, check_balance_in_range, parse_amount, to_money
 from core.errors import InsufficientQuota, InvalidRequest
 
@@ -161,6 +164,7 @@ def charge_usage(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cost=to_money(cost),
+        created_at=windows.now(),
     )
     note = f"{model_id}: {prompt_tokens} prompt + {completion_tokens} completion tokens"
     if _in_one_statement():
@@ -187,7 +191,47 @@ def _charge_with_orm(usage: UsageRecord, *, note: str, hold: Hold | None) -> Usa
             usage=usage,
             release=hold.amount if hold is not None else ZERO,
         )
+        _count_usage_day(usage)
     return usage
+
+
+def _count_usage_day(usage: UsageRecord) -> None:
+    """Add ``usage`` to its UsageDay row. Called with the balance row locked, which every
+    charge of this user takes first, so no other charge writes the row meanwhile; the sum is
+    taken in Python, exact on every database (SQLite would add decimals as floats)."""
+    group = {
+        "user_id": usage.user_id,
+        "day": windows.utc_day(usage.created_at),
+        "api_key_ref": usage.api_key_id or 0,
+        "model_id": usage.model_id,
+        "persona_ref": usage.persona_id or 0,
+    }
+    row = UsageDay.objects.filter(**group).first()
+    if row is None:
+        row = UsageDay(**group)
+    row.requests += 1
+    row.prompt_tokens += usage.prompt_tokens
+    row.completion_tokens += usage.completion_tokens
+    row.cost = to_money(row.cost + usage.cost)
+    row.save()
+
+
+@dataclass(frozen=True)
+class _LimitCheck:
+    """The spend limits a hold must respect: each limit with the first day of its window."""
+
+    key_limit: Decimal | None
+    key_from: date
+    user_limit: Decimal | None
+    user_from: date
+
+
+@dataclass(frozen=True)
+class _Spent:
+    """The spend in each limited window, as read by the hold (None where nothing is limited)."""
+
+    key: Decimal | None = None
+    user: Decimal | None = None
 
 
 def place_hold(
@@ -201,10 +245,17 @@ def place_hold(
     """Hold ``amount`` (rounded half up, at least zero) of the user's credit for a request
     about to be generated; return the stored hold.
 
-    Raises InsufficientQuota (402) unless the balance less what other requests in flight hold
-    is positive. Every request's hold is the most it can cost, so however many run at once, a
-    balance ends at worst one request's hold below zero: the one admitted last, while a little
-    credit was still free (docs/billing.md, "Holds").
+    First the spend limits on ``api_key`` and on ``user`` (the values on these instances,
+    which the chat reads with the key): when the spend in the current window of either has
+    reached its limit, raises InsufficientQuota (402) with code ``key_limit_exceeded`` or
+    ``user_limit_exceeded`` (the key's first). The window's spend is what is already charged,
+    so requests in flight when a limit is crossed still finish and are charged whole.
+
+    Then the balance: raises InsufficientQuota (402) unless the balance less what other
+    requests in flight hold is positive. Every request's hold is the most it can cost, so
+    however many run at once, a balance ends at worst one request's hold below zero: the one
+    admitted last, while a little credit was still free (docs/billing.md, "Holds" and
+    "Spend limits").
     """
     hold = Hold(
         user=user,
@@ -213,25 +264,95 @@ def place_hold(
         persona=persona,
         amount=max(to_money(amount), ZERO),
     )
-    placed = _hold_in_one_statement(hold) if _in_one_statement() else _hold_with_orm(hold)
-    if placed is None:
-        raise InsufficientQuota(
-            "Your balance is not positive (or is held by requests in progress): top up to "
-            "continue.",
-            code="insufficient_quota",
+    key_limit = api_key.limit if api_key is not None else None
+    limits = None
+    # With no limit (the common case) nothing more is read: the limits came with the key.
+    if key_limit is not None or user.limit is not None:
+        day = windows.today()
+        limits = _LimitCheck(
+            key_limit=key_limit,
+            key_from=windows.window_start(api_key.limit_reset if api_key else "", day),
+            user_limit=user.limit,
+            user_from=windows.window_start(user.limit_reset, day),
         )
+    if _in_one_statement():
+        placed, spent = _hold_in_one_statement(hold, limits)
+    else:
+        placed, spent = _hold_with_orm(hold, limits)
+    if placed is None:
+        _refuse(user=user, api_key=api_key, spent=spent)
     return placed
 
 
-def _hold_with_orm(hold: Hold) -> Hold | None:
+def _reached(limit: Decimal | None, spent: Decimal | None) -> bool:
+    return limit is not None and spent is not None and spent >= limit
+
+
+def _refuse(*, user: User, api_key: ApiKey | None, spent: _Spent) -> NoReturn:
+    """The 402 of a hold that was not placed: a reached limit, else the balance."""
+    if api_key is not None and _reached(api_key.limit, spent.key):
+        raise _limit_reached("This API key", api_key, spent.key, "key_limit_exceeded")
+    if _reached(user.limit, spent.user):
+        raise _limit_reached("Your account", user, spent.user, "user_limit_exceeded")
+    raise InsufficientQuota(
+        "Your balance is not positive (or is held by requests in progress): top up to continue.",
+        code="insufficient_quota",
+    )
+
+
+def _limit_reached(
+    who: str, limited: ApiKey | User, spent: Decimal | None, code: str
+) -> InsufficientQuota:
+    assert limited.limit is not None and spent is not None
+    reset = limited.limit_reset
+    if reset == LimitReset.NEVER:
+        period, after = "", "raise the limit to continue"
+    else:
+        period = {"daily": " per day", "weekly": " per week", "monthly": " per month"}[reset]
+        resets = windows.next_window_start(reset, windows.today())
+        after = f"it resets at {resets:%Y-%m-%d} 00:00 UTC"
+    return InsufficientQuota(
+        f"{who} has reached its spend limit of {limited.limit:f} USD{period} "
+        f"({to_money(spent):f} USD spent): {after}.",
+        code=code,
+    )
+
+
+def _window_spend(days: QuerySet[UsageDay], since: date) -> Decimal:
+    """What ``days`` (one key's or one user's) hold from ``since`` on, summed in Python:
+    exact on every database."""
+    return sum(days.filter(day__gte=since).values_list("cost", flat=True), ZERO)
+
+
+def _hold_with_orm(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold | None, _Spent]:
     with transaction.atomic():
         balance = _locked_balance(hold.user_id)
+        spent = _Spent()
+        if limits is not None:
+            # Read under the balance lock, which every charge of this user holds while it
+            # counts its usage: the spend is every charge committed so far.
+            spent = _Spent(
+                key=(
+                    _window_spend(
+                        UsageDay.objects.filter(api_key_ref=hold.api_key_id or 0), limits.key_from
+                    )
+                    if limits.key_limit is not None
+                    else None
+                ),
+                user=(
+                    _window_spend(UsageDay.objects.filter(user_id=hold.user_id), limits.user_from)
+                    if limits.user_limit is not None
+                    else None
+                ),
+            )
+            if _reached(limits.key_limit, spent.key) or _reached(limits.user_limit, spent.user):
+                return None, spent
         if balance.amount - balance.reserved <= 0:
-            return None
+            return None, spent
         balance.reserved = to_money(balance.reserved + hold.amount)
         balance.save(update_fields=["reserved"])
         hold.save(force_insert=True)
-    return hold
+    return hold, spent
 
 
 def release_hold(hold: Hold) -> bool:
@@ -274,38 +395,96 @@ def _from_row(model: type[_M], row: tuple[Any, ...]) -> _M:
 
 
 @functools.cache
-def _hold_sql() -> str:
+def _hold_sql(*, key_limited: bool = False, user_limited: bool = False) -> str:
     """:func:`place_hold` in one statement: the UPDATE takes the balance row's lock and checks
-    what is free under it; the hold is inserted only when the update matched."""
+    what is free under it; the hold is inserted only when the update matched.
+
+    With a limit, the statement first sums the window's spend from the UsageDay rows (an
+    index range of one row per day and group) and updates the balance only below the limits;
+    it returns the sums either way, then the hold's columns (NULL when none was placed), so
+    a refusal needs no second query to say which check refused.
+    """
     qn = connection.ops.quote_name
-    balance, hold = qn(Balance._meta.db_table), qn(Hold._meta.db_table)
+    balance, hold, days = (qn(m._meta.db_table) for m in (Balance, Hold, UsageDay))
+    if not (key_limited or user_limited):
+        return f"""
+            WITH held AS (
+                UPDATE {balance} SET reserved = reserved + %(amount)s
+                WHERE user_id = %(user_id)s AND amount - reserved > 0
+                RETURNING user_id
+            )
+            INSERT INTO {hold} (user_id, api_key_id, model_id, persona_id, amount, created_at)
+            SELECT held.user_id, %(api_key_id)s, %(model_id)s, %(persona_id)s, %(amount)s,
+                   %(now)s
+            FROM held
+            RETURNING {_columns(Hold)}
+        """  # noqa: S608
+    key_spent = (
+        f"(SELECT COALESCE(SUM(cost), 0) FROM {days} "  # noqa: S608
+        "WHERE api_key_ref = %(api_key_id)s AND day >= %(key_from)s)"
+        if key_limited
+        else "NULL::numeric"
+    )
+    user_spent = (
+        f"(SELECT COALESCE(SUM(cost), 0) FROM {days} "  # noqa: S608
+        "WHERE user_id = %(user_id)s AND day >= %(user_from)s)"
+        if user_limited
+        else "NULL::numeric"
+    )
+    below = ["TRUE"]
+    if key_limited:
+        below.append("spent.key_spent < %(key_limit)s")
+    if user_limited:
+        below.append("spent.user_spent < %(user_limit)s")
     return f"""
-        WITH held AS (
-            UPDATE {balance} SET reserved = reserved + %(amount)s
-            WHERE user_id = %(user_id)s AND amount - reserved > 0
-            RETURNING user_id
+        WITH spent AS (
+            SELECT {key_spent} AS key_spent, {user_spent} AS user_spent
+        ), held AS (
+            UPDATE {balance} b SET reserved = b.reserved + %(amount)s
+            FROM spent
+            WHERE b.user_id = %(user_id)s AND b.amount - b.reserved > 0
+              AND {" AND ".join(below)}
+            RETURNING b.user_id
+        ), placed AS (
+            INSERT INTO {hold} (user_id, api_key_id, model_id, persona_id, amount, created_at)
+            SELECT held.user_id, %(api_key_id)s, %(model_id)s, %(persona_id)s, %(amount)s,
+                   %(now)s
+            FROM held
+            RETURNING {_columns(Hold)}
         )
-        INSERT INTO {hold} (user_id, api_key_id, model_id, persona_id, amount, created_at)
-        SELECT held.user_id, %(api_key_id)s, %(model_id)s, %(persona_id)s, %(amount)s, %(now)s
-        FROM held
-        RETURNING {_columns(Hold)}
+        SELECT spent.key_spent, spent.user_spent, {_columns(Hold, "placed")}
+        FROM spent LEFT JOIN placed ON TRUE
     """  # noqa: S608
 
 
-def _hold_in_one_statement(hold: Hold) -> Hold | None:
-    """The stored hold, or None (nothing written) when no credit is free."""
-    params = {
+def _hold_in_one_statement(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold | None, _Spent]:
+    """The stored hold, or None (nothing written) when a limit is reached or no credit is
+    free; and the limited windows' spend."""
+    params: dict[str, Any] = {
         "user_id": hold.user_id,
         "api_key_id": hold.api_key_id,
         "model_id": hold.model_id,
         "persona_id": hold.persona_id,
         "amount": hold.amount,
-        "now": timezone.now(),
+        "now": windows.now(),
     }
+    key_limited = limits is not None and limits.key_limit is not None
+    user_limited = limits is not None and limits.user_limit is not None
+    if limits is not None:
+        params.update(
+            key_limit=limits.key_limit,
+            key_from=limits.key_from,
+            user_limit=limits.user_limit,
+            user_from=limits.user_from,
+        )
     with connection.cursor() as cursor:
-        cursor.execute(_hold_sql(), params)
+        cursor.execute(_hold_sql(key_limited=key_limited, user_limited=user_limited), params)
         row = cursor.fetchone()
-    return None if row is None else _from_row(Hold, row)
+    if limits is None:
+        return (None if row is None else _from_row(Hold, row)), _Spent()
+    assert row is not None  # the spent row is always returned
+    spent = _Spent(key=row[0], user=row[1])
+    return (None if row[2] is None else _from_row(Hold, row[2:])), spent
 
 
 @functools.cache
@@ -319,8 +498,8 @@ def _charge_sql(*, settles_hold: bool) -> str:
     data-modifying WITH to completion; the final SELECT returns the stored usage record.
     """
     qn = connection.ops.quote_name
-    balance, usage, ledger, hold = (
-        qn(model._meta.db_table) for model in (Balance, UsageRecord, LedgerEntry, Hold)
+    balance, usage, ledger, hold, days = (
+        qn(model._meta.db_table) for model in (Balance, UsageRecord, LedgerEntry, Hold, UsageDay)
     )
     # Settling a hold deletes it first: when it is already gone, nothing else is written.
     moved = (
@@ -356,6 +535,18 @@ def _charge_sql(*, settles_hold: bool) -> str:
                    NULL, %(now)s
             FROM moved, recorded
             RETURNING usage_id
+        ), counted AS (
+            INSERT INTO {days} AS d (user_id, day, api_key_ref, model_id, persona_ref,
+                                     requests, prompt_tokens, completion_tokens, cost)
+            SELECT %(user_id)s, %(day)s, %(api_key_ref)s, %(model_id)s, %(persona_ref)s, 1,
+                   %(prompt_tokens)s, %(completion_tokens)s, %(cost)s
+            FROM recorded
+            ON CONFLICT (user_id, day, api_key_ref, model_id, persona_ref) DO UPDATE SET
+                requests = d.requests + 1,
+                prompt_tokens = d.prompt_tokens + EXCLUDED.prompt_tokens,
+                completion_tokens = d.completion_tokens + EXCLUDED.completion_tokens,
+                cost = d.cost + EXCLUDED.cost
+            RETURNING d.id
         )
         SELECT {_columns(UsageRecord, "recorded")}
         FROM recorded JOIN entry ON entry.usage_id = recorded.id
@@ -384,7 +575,10 @@ def _charge_in_one_statement(
         amount=-usage.cost,
         kind=LedgerEntry.Kind.CHARGE.value,
         note=note[:200],
-        now=timezone.now(),
+        now=usage.created_at,
+        day=windows.utc_day(usage.created_at),
+        api_key_ref=usage.api_key_id or 0,
+        persona_ref=usage.persona_id or 0,
         hold_id=hold.pk if hold is not None else None,
     )
     with connection.cursor() as cursor:

@@ -12,7 +12,7 @@ from typing import cast
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -27,7 +27,9 @@ from billing.selectors import (
     spend_by_key,
     spend_by_model,
     usage_records_for_export,
+    usage_summary,
 )
+from billing.serializers import UsageQuerySerializer
 
 LEDGER_PAGE_SIZE = 20
 
@@ -148,15 +150,62 @@ def _csv_row(record: UsageRecord) -> list[str | int]:
     ]
 
 
+def _summary_csv(response: HttpResponse, user: User, serializer: UsageQuerySerializer) -> None:
+    """The usage API's answer as CSV: one line per group, then the total."""
+    query = serializer.query()
+    summary = usage_summary(user, query)
+    writer = csv.writer(response)
+    writer.writerow([*query.group_by, "requests", "prompt_tokens", "completion_tokens", "cost_usd"])
+    for row in summary.rows:
+        groups = [row[group] for group in query.group_by]  # type: ignore[literal-required]
+        writer.writerow(
+            [
+                *("" if value is None else _cell(str(value)) for value in groups),
+                row["requests"],
+                row["prompt_tokens"],
+                row["completion_tokens"],
+                f"{row['cost']:f}",
+            ]
+        )
+    total = summary.total
+    writer.writerow(
+        [
+            "total",
+            *[""] * (len(query.group_by) - 1),
+            total.requests,
+            total.prompt_tokens,
+            total.completion_tokens,
+            f"{total.cost:f}",
+        ]
+    )
+
+
 @login_required
 @require_GET
 def usage_export(request: HttpRequest) -> HttpResponse:
-    """Every usage record of the user (and only theirs) as CSV, oldest first."""
+    """The user's usage (and only theirs) as CSV.
+
+    Without parameters: every usage record, oldest first. With the usage API's parameters
+    (``from``, ``to``, ``key``, ``model``, checked by the same serializer): the records of those
+    days, key and model; and with ``group_by``, the API's summary rows instead of records.
+    """
+    serializer = None
+    if request.GET:
+        serializer = UsageQuerySerializer(data=request.GET)
+        if not serializer.is_valid():
+            field, errors = next(iter(serializer.errors.items()))
+            return HttpResponseBadRequest(
+                f"{field}: {errors[0]}", content_type="text/plain; charset=utf-8"
+            )
     # Built whole rather than streamed: daphne would buffer a sync stream in memory anyway.
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="nova-usage.csv"'
+    if serializer is not None and "group_by" in request.GET:
+        _summary_csv(response, _user(request), serializer)
+        return response
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS)
-    for record in usage_records_for_export(_user(request)).iterator(chunk_size=2000):
+    query = serializer.query() if serializer is not None else None
+    for record in usage_records_for_export(_user(request), query).iterator(chunk_size=2000):
         writer.writerow(_csv_row(record))
     return response

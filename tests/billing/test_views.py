@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiKey, User
+from billing import windows
 from billing.models import UsageRecord
 from billing.selectors import daily_spend, spend_by_key, spend_by_model
 from billing.services import charge_usage, top_up
@@ -72,10 +73,13 @@ def test_usage_page_shows_balance_chart_ledger_and_breakdowns(alice: Client, use
 def test_chart_gives_the_most_expensive_day_full_height(alice: Client, user: User) -> None:
     top_up(user=user, amount=Decimal("10"), note="t")
     _charge(user, key=None, model="nova-local", cost="2")
-    old = _charge(user, key=None, model="nova-local", cost="1")
-    UsageRecord.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
-    ancient = _charge(user, key=None, model="nova-local", cost="5")
-    UsageRecord.objects.filter(pk=ancient.pk).update(created_at=timezone.now() - timedelta(days=40))
+    # Charged at earlier times through billing's clock, as the records and their daily sums
+    # are only ever written together.
+    now = timezone.now()
+    with windows.clock.use(lambda: now - timedelta(days=3)):
+        _charge(user, key=None, model="nova-local", cost="1")
+    with windows.clock.use(lambda: now - timedelta(days=40)):
+        _charge(user, key=None, model="nova-local", cost="5")
     bars = alice.get(reverse("billing:usage")).context["bars"]
     assert len(bars) == 30
     assert bars[-1].cost == Decimal("2") and bars[-1].height == 150

@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiKey, User
-from billing.models import Balance, LedgerEntry, UsageRecord
+from billing.models import Balance, LedgerEntry
+from billing.services import charge_usage
 from conversations.models import Conversation, Message
 from personas.models import Persona, TrainingDataItem
 from tests.chat.helpers import make_persona
@@ -328,7 +329,8 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
     conversation = Conversation.objects.create(
         user=user, mode="personal", persona=persona, model_id="nova-local", title=f"Title {XSS}"
     )
-    UsageRecord.objects.create(
+    # Through the charge, which also writes the daily sums the usage page reads.
+    charge_usage(
         user=user,
         api_key=key,
         model_id="nova-local",

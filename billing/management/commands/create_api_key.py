@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from accounts.models import User
+from accounts.limits import set_key_limit, validate_limit
+from accounts.models import LimitReset, User
 from accounts.services import create_api_key, create_user, validate_rpm_limit
 from billing.money import parse_amount
 from billing.services import top_up
@@ -33,6 +34,13 @@ class Command(BaseCommand):
             help="Requests per minute (default 60, at most MAX_KEY_RPM).",
         )
         parser.add_argument("--name", default="", help="A label for the key.")
+        parser.add_argument("--limit", help="A spend limit in USD (default: none).")
+        parser.add_argument(
+            "--limit-reset",
+            choices=LimitReset.values,
+            help="When the limit's window starts again (00:00 UTC, weeks on Monday; "
+            "default never).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         username: str = options["username"]
@@ -52,6 +60,12 @@ class Command(BaseCommand):
             raise CommandError(f"--balance: {exc.message}") from exc
         if amount is not None and amount < 0:
             raise CommandError("--balance must not be negative.")
+        try:
+            limit = validate_limit(options["limit"])
+        except ApiError as exc:
+            raise CommandError(f"--limit: {exc.message}") from exc
+        if options["limit_reset"] is not None and limit is None:
+            raise CommandError("--limit-reset needs --limit.")
         with transaction.atomic():
             user = User.objects.filter(username=username).first()
             if user is None:
@@ -69,6 +83,8 @@ class Command(BaseCommand):
                 )
             except ApiError as exc:  # MAX_KEYS_PER_USER reached; nothing is created
                 raise CommandError(exc.message) from exc
+            if limit is not None:
+                set_key_limit(key=issued.key, limit=limit, limit_reset=options["limit_reset"])
             if amount:
                 try:
                     top_up(user=user, amount=amount, note="create_api_key --balance")
