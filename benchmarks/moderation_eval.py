@@ -1,13 +1,20 @@
-"""Evaluate Nova's moderation engine.
+"""Evaluate Nova's moderation engine on a tuning part and a holdout part of each labelled set.
 
-    .venv/bin/python benchmarks/moderation_eval.py [labelled.jsonl[.gz] ...]
+    .venv/bin/python benchmarks/moderation_eval.py [--no-cv] [labelled.jsonl[.gz] ...]
 
-On the dev file (../shared/data/moderation-dev.jsonl.gz) it runs 5-fold cross-validation: the
-classifier is retrained per fold on the other folds plus the hand-written training rows and
-only the held-out dev rows are scored. Every extra labelled file given as an argument is scored
-with the shipped artifact. It prints "any category" AUPRC, precision, recall, F1 and
-false-positive rate at the engine's own decision, AUPRC per category, and latency p50/p95 per
-text (and for a 2,000-character text) on one core. No text is ever printed.
+Every labelled set (the dev file ../shared/data/moderation-dev.jsonl.gz, the ToxiGen sentences
+in moderation/training/data/, and any file given as an argument) is split once by a hash of the
+text (`moderation/training/splits.py`) into a tuning part (7/10) and a holdout part (3/10).
+
+* Tuning: 5-fold cross-validation over the tuning parts of the dev file and ToxiGen; each fold's
+  model is trained (and calibrated, and its thresholds chosen) on the other folds plus the
+  hand-written rows, and scores only its held-out fold.
+* Holdout: scored once by the shipped artifact, which was trained on tuning parts only.
+
+For each it prints "any category" AUPRC, precision, recall, F1 and false-positive rate at the
+engine's own verdicts (a text counts as flagged when the verdict names a learned category or
+EXTREMISM as category or signal), AUPRC per category, and latency per text (p50/p95, one core).
+No text is ever printed.
 """
 
 from __future__ import annotations
@@ -34,23 +41,26 @@ if str(ROOT) not in sys.path:
 from benchmarks.moderation_speed import prose_text, report_latency, timed  # noqa: E402
 from moderation.engine import classifier, moderate  # noqa: E402
 from moderation.engine.classifier import LEARNED_CATEGORIES  # noqa: E402
+from moderation.training.splits import split  # noqa: E402
 from moderation.training.train import (  # noqa: E402
     DEFAULT_DEV_PATH,
+    TOXIGEN_PATH,
     Example,
-    cross_validate,
+    folds,
     load_handwritten,
     load_jsonl,
+    train_calibrated,
 )
 
 # Engine categories that count as "unsafe" for a file labelled with the dev file's categories.
 DECISION_CATEGORIES = frozenset(LEARNED_CATEGORIES) | {"EXTREMISM"}
 
 
-def _metrics(
+def metrics(
     examples: Sequence[Example], risks: Sequence[float], flagged: Sequence[bool]
 ) -> dict[str, float]:
     y = np.array([e.unsafe == 1 for e in examples])
-    pred = np.array(flagged)
+    pred = np.array(flagged, dtype=bool)
     tp = int((y & pred).sum())
     fp = int((~y & pred).sum())
     fn = int((y & ~pred).sum())
@@ -61,95 +71,108 @@ def _metrics(
     return {
         "n": len(examples),
         "unsafe": int(y.sum()),
-        "auprc": float(average_precision_score(y, risks)) if y.any() else float("nan"),
+        "auprc": float(average_precision_score(y, risks))
+        if y.any() and not y.all()
+        else float("nan"),
         "precision": precision,
         "recall": recall,
         "f1": f1,
-        "fpr": fp / (fp + tn) if fp + tn else 0.0,
+        "fpr": fp / (fp + tn) if fp + tn else float("nan"),
     }
 
 
-def _score(examples: Sequence[Example]) -> tuple[list[float], list[bool], list[dict[str, float]]]:
-    risks, flagged, scores = [], [], []
+class Scored:
+    def __init__(self) -> None:
+        self.risks: list[float] = []
+        self.flagged: list[bool] = []
+        self.scores: list[dict[str, float]] = []
+        self.times: list[tuple[float, float]] = []
+
+
+def score(examples: Sequence[Example], out: Scored | None = None) -> Scored:
+    out = out or Scored()
     for e in examples:
+        wall, cpu = time.perf_counter(), time.thread_time()
         v = moderate(e.text)
-        risks.append(v.risk)
-        flagged.append(bool(DECISION_CATEGORIES.intersection(v.detected_signals)))
-        scores.append(dict(v.scores))
-    return risks, flagged, scores
+        out.times.append(((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000))
+        out.risks.append(v.risk)
+        out.flagged.append(bool(DECISION_CATEGORIES.intersection(v.detected_signals)))
+        out.scores.append(dict(v.scores))
+    return out
 
 
-def _per_category(examples: Sequence[Example], scores: Sequence[dict[str, float]]) -> None:
-    print(f"  {'category':<14}{'AUPRC':>8}{'pos':>6}{'known':>7}")
-    categories = sorted({c for e in examples for c in e.labels})
-    for category in categories:
+def per_category(examples: Sequence[Example], scores: Sequence[dict[str, float]]) -> str:
+    cells = []
+    for category in LEARNED_CATEGORIES:
         rows = [i for i, e in enumerate(examples) if category in e.labels]
         y = [examples[i].labels[category] for i in rows]
-        if not any(y):
+        if not any(y) or all(y):
             continue
-        s = [scores[i].get(category, 0.0) for i in rows]
-        ap = average_precision_score(y, s)
-        print(f"  {category:<14}{ap:>8.3f}{sum(y):>6}{len(rows):>7}")
+        ap = average_precision_score(y, [scores[i].get(category, 0.0) for i in rows])
+        cells.append(f"{category} {ap:.3f} ({sum(y)}/{len(rows)})")
+    return "; ".join(cells)
 
 
-def _report(title: str, m: dict[str, float]) -> None:
-    print(f"\n{title}")
-    print(f"  texts {m['n']} (unsafe {m['unsafe']})")
+def report(name: str, part: str, examples: Sequence[Example], s: Scored) -> None:
+    m = metrics(examples, s.risks, s.flagged)
+    times = np.array(s.times) if s.times else np.zeros((1, 2))
+    p50, p95 = np.percentile(times[:, 0], [50, 95])
     print(
-        f"  any-category AUPRC {m['auprc']:.3f} | at the engine's decision: "
-        f"precision {m['precision']:.3f} recall {m['recall']:.3f} F1 {m['f1']:.3f} "
-        f"FPR {m['fpr']:.3f}"
+        f"{name:<10}{part:<9}{m['n']:>6}{m['unsafe']:>7}{m['auprc']:>8.3f}{m['precision']:>7.3f}"
+        f"{m['recall']:>7.3f}{m['f1']:>7.3f}{m['fpr']:>7.3f}{p50:>8.1f}{p95:>8.1f}"
     )
+    cats = per_category(examples, s.scores)
+    if cats:
+        print(f"{'':<19}per-category AUPRC: {cats}")
 
 
-def evaluate_dev(dev_path: Path, k: int) -> None:
-    dev = load_jsonl(dev_path, "dev")
-    extra = load_handwritten()
-    started = time.perf_counter()
-    fold_ids, models = cross_validate(dev, extra, k=k)
-    risks = [0.0] * len(dev)
-    flagged = [False] * len(dev)
-    scores: list[dict[str, float]] = [{} for _ in dev]
+HEADER = (
+    f"{'set':<10}{'part':<9}{'texts':>6}{'unsafe':>7}{'AUPRC':>8}{'prec':>7}{'recall':>7}"
+    f"{'F1':>7}{'FPR':>7}{'p50 ms':>8}{'p95 ms':>8}"
+)
+
+
+def load_sets(
+    extra_files: Sequence[Path], dev_path: Path
+) -> dict[str, tuple[list[Example], list[Example]]]:
+    sets = {"dev": split(load_jsonl(dev_path, "dev"), lambda e: e.text)}
+    if TOXIGEN_PATH.exists():
+        sets["toxigen"] = split(load_jsonl(TOXIGEN_PATH, "toxigen"), lambda e: e.text)
+    for path in extra_files:
+        sets[path.name.split(".")[0][:10]] = split(load_jsonl(path, path.name), lambda e: e.text)
+    return sets
+
+
+def tuning_cv(sets: dict[str, tuple[list[Example], list[Example]]], k: int) -> dict[str, Scored]:
+    """Out-of-fold engine verdicts for the tuning part of the dev file and ToxiGen."""
+    trained = [name for name in ("dev", "toxigen") if name in sets]
+    pool = [e for name in trained for e in sets[name][0]]
+    handwritten = load_handwritten()
+    results: dict[str, Scored] = {name: Scored() for name in trained}
+    by_row: dict[int, tuple[float, bool, dict[str, float], tuple[float, float]]] = {}
     try:
-        for held, model in zip(fold_ids, models, strict=True):
+        for held in folds(pool, k):
+            held_set = set(held)
+            model = train_calibrated(
+                [e for i, e in enumerate(pool) if i not in held_set] + handwritten
+            )
             classifier.use_model(model)
-            r, f, s = _score([dev[i] for i in held])
+            s = score([pool[i] for i in held])
             for j, i in enumerate(held):
-                risks[i], flagged[i], scores[i] = r[j], f[j], s[j]
+                by_row[i] = (s.risks[j], s.flagged[j], s.scores[j], s.times[j])
     finally:
         classifier.use_model(None)
-    took = time.perf_counter() - started
-    _report(
-        f"Dev file, {k}-fold cross-validation (retrained per fold; {len(extra)} hand-written "
-        f"training rows in every fold; {took:.0f}s)",
-        _metrics(dev, risks, flagged),
-    )
-    _per_category(dev, scores)
-
-
-def evaluate_file(path: Path) -> None:
-    examples = load_jsonl(path, path.name)
-    risks, flagged, scores = _score(examples)
-    _report(f"{path.name} (shipped artifact)", _metrics(examples, risks, flagged))
-    _per_category(examples, scores)
-
-
-def latency(dev_path: Path) -> None:
-    """Wall-clock and CPU time per call; CPU time is what one core spends, whatever else the
-    machine is running; wall-clock also counts waiting for a busy CPU. The targets are checked
-    by benchmarks/moderation_speed.py."""
-    texts = [e.text for e in load_jsonl(dev_path, "dev")]
-    moderate("warm up")
-    # A trailing space defeats the normalisation cache.
-    per_text = np.array([timed(text + " ") for text in texts])
-    long_runs = np.array([timed(prose_text(i)) for i in range(200)])
-    size = classifier.ARTIFACT_PATH.stat().st_size / 1e6
-    print(
-        f"\nLatency (one core, shipped artifact {size:.1f} MB; load average "
-        f"{os.getloadavg()[0]:.1f})"
-    )
-    report_latency("per dev text", per_text)
-    report_latency("2,000-char text", long_runs)
+    offset = 0
+    for name in trained:
+        r = results[name]
+        for i in range(offset, offset + len(sets[name][0])):
+            risk, flagged, scores, took = by_row[i]
+            r.risks.append(risk)
+            r.flagged.append(flagged)
+            r.scores.append(scores)
+            r.times.append(took)
+        offset += len(sets[name][0])
+    return results
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,13 +180,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path, help="extra labelled JSONL(.gz) files")
     parser.add_argument("--dev", type=Path, default=DEFAULT_DEV_PATH, help="the dev file")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation")
+    parser.add_argument("--no-cv", action="store_true", help="skip the tuning cross-validation")
+    parser.add_argument(
+        "--no-holdout", action="store_true", help="tuning figures only (while tuning)"
+    )
     args = parser.parse_args(argv)
-    if not args.no_cv:
-        evaluate_dev(args.dev, args.folds)
-    for path in args.files:
-        evaluate_file(path)
-    latency(args.dev)
+    sets = load_sets(args.files, args.dev)
+    moderate("warm up")
+    started = time.perf_counter()
+    cv = {} if args.no_cv else tuning_cv(sets, args.folds)
+    print(
+        f"Tuning: {args.folds}-fold cross-validation ({time.perf_counter() - started:.0f}s); "
+        "holdout: the shipped artifact, never trained or tuned on it.\n"
+    )
+    print(HEADER)
+    for name, (tuning, holdout) in sets.items():
+        if name in cv:
+            report(name, "tuning", tuning, cv[name])
+        else:
+            report(name, "tuning*", tuning, score(tuning))
+        if not args.no_holdout:
+            report(name, "holdout", holdout, score(holdout))
+    if any(name not in cv for name in sets):
+        print("* scored by the shipped artifact (not cross-validated)")
+    long_runs = np.array([timed(prose_text(i)) for i in range(200)])
+    size = classifier.ARTIFACT_PATH.stat().st_size / 1e6
+    print(
+        f"\nLatency (one core, shipped artifact {size:.1f} MB; load average "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+    report_latency("2,000-char text", long_runs)
     return 0
 
 

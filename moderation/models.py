@@ -31,6 +31,8 @@ class ModerationVerdict(models.Model):
     class Endpoint(models.TextChoices):
         MODERATION = "moderation", "POST /v1/moderation"
         MODERATIONS = "moderations", "POST /v1/moderations (OpenAI shape)"
+        CHAT_INPUT = "chat_input", "Chat guard: the user's message"
+        CHAT_OUTPUT = "chat_output", "Chat guard: the reply"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="moderation_verdicts"
@@ -43,6 +45,15 @@ class ModerationVerdict(models.Model):
         related_name="moderation_verdicts",
     )
     endpoint = models.CharField(max_length=20, choices=Endpoint.choices)
+    # The chat a guard verdict was given in, once that chat's turn is saved (docs/moderation.md,
+    # Chat guard); null for the moderation endpoints.
+    conversation = models.ForeignKey(
+        "conversations.Conversation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="moderation_verdicts",
+    )
     status = models.CharField(max_length=10, choices=Status.choices)
     category = models.CharField(max_length=20, choices=Category.choices, db_index=True)
     severity = models.CharField(max_length=10, choices=Severity.choices)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +15,9 @@ from moderation.engine import PolicyParseError, Verdict, moderate, parse_policie
 from moderation.engine.vocabulary import DECISION_STATE, Decision
 from moderation.judge import ask_judge, judge_model, should_judge
 from moderation.models import ModerationVerdict, ReviewItem
+
+if TYPE_CHECKING:
+    from conversations.models import Conversation
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ def record_verdict(
     instructions: str | None = None,
     endpoint: str = ModerationVerdict.Endpoint.MODERATION,
     judge_model: str = "",
+    conversation: Conversation | None = None,
 ) -> ModerationVerdict:
     """Record a verdict without its content; queue it, with the content, when it needs review.
 
@@ -88,6 +93,7 @@ def record_verdict(
             user=user,
             api_key=api_key,
             endpoint=endpoint,
+            conversation=conversation,
             status=verdict.status,
             category=verdict.category,
             severity=verdict.severity,

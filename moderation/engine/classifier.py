@@ -4,10 +4,14 @@ Features (computed in pure Python, identically at training and inference time):
 
 * word unigrams and bigrams of the normalised text, and character n-grams (2-5) inside word
   boundaries, each block weighted by sublinear TF x IDF and L2-normalised;
-* lexicon features (log counts of profanity, slurs, sexual terms ...; see `lexicon.py`).
+* lexicon features (log counts of profanity, slurs, sexual terms ...; see `lexicon.py`);
+* a 256-dimensional static sentence embedding (`embedding.py`, weights shipped by the
+  `wordllama` package), which carries meaning across synonyms and languages.
 
 Each head (one per category, plus "ANY" for "any category") is a logistic regression whose
-weights live in a JSON artifact (float32 arrays, base64), so inference needs only numpy.
+weights live in a JSON artifact (float32 arrays, base64), so inference needs only numpy. Each
+head's raw logit is then calibrated (Platt scaling fitted on out-of-fold predictions of the
+tuning data), so `predict()` returns calibrated probabilities.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
@@ -26,9 +30,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import embedding
 from .lexicon import LEXICON_FEATURES, lexicon_counts
 
 ARTIFACT_PATH = Path(__file__).resolve().parent / "artifacts" / "classifier.json"
+FORMAT = "nova-moderation-linear/2"
 ANY = "ANY"
 # Categories the dev file labels; "any category" means any of these.
 LEARNED_CATEGORIES: tuple[str, ...] = (
@@ -118,10 +124,15 @@ class Featurizer:
     chars: Vocabulary
     char_weight: float = 1.0
     lexicon_weight: float = 0.3
+    embedding_weight: float = 0.0
+
+    @property
+    def embedding_dim(self) -> int:
+        return embedding.DIM if self.embedding_weight else 0
 
     @property
     def dim(self) -> int:
-        return len(self.words.index) + len(self.chars.index) + LEXICON_DIM
+        return len(self.words.index) + len(self.chars.index) + LEXICON_DIM + self.embedding_dim
 
     def sparse_row(self, normalized: str) -> tuple[list[int], list[float]]:
         text = clip(normalized)
@@ -135,6 +146,11 @@ class Featurizer:
             if value:
                 cols.append(offset + i)
                 vals.append(value * self.lexicon_weight)
+        if self.embedding_weight:
+            offset += LEXICON_DIM
+            vector = embedding.embed(text) * self.embedding_weight
+            cols += range(offset, offset + embedding.DIM)
+            vals += vector.tolist()
         return cols, vals
 
 
@@ -154,26 +170,45 @@ class Model:
     intercepts: npt.NDArray[np.float32]  # (heads,)
     thresholds: dict[str, float]
     meta: dict[str, Any]
+    # Per head (slope, offset) of the Platt scaling applied to the raw logit.
+    calibration: dict[str, tuple[float, float]] = field(default_factory=dict)
 
-    def predict(self, normalized: str) -> dict[str, float]:
-        """Probability per head for one normalised text."""
+    def logits(self, normalized: str) -> npt.NDArray[np.float32]:
+        """Raw (uncalibrated) logit per head for one normalised text."""
         cols, vals = self.featurizer.sparse_row(normalized)
         if cols:
-            logits = np.asarray(vals, dtype=np.float32) @ self.weights[cols] + self.intercepts
-        else:
-            logits = self.intercepts.copy()
-        probs = 1.0 / (1.0 + np.exp(-np.clip(logits, -30.0, 30.0)))
-        return {head: float(p) for head, p in zip(self.heads, probs, strict=True)}
+            out: npt.NDArray[np.float32] = (
+                np.asarray(vals, dtype=np.float32) @ self.weights[cols] + self.intercepts
+            )
+            return out
+        return self.intercepts.copy()
+
+    def calibrate(self, head: str, logit: float) -> float:
+        slope, offset = self.calibration.get(head, (1.0, 0.0))
+        z = min(max(slope * logit + offset, -30.0), 30.0)
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def predict(self, normalized: str) -> dict[str, float]:
+        """Calibrated probability per head for one normalised text."""
+        raw = self.logits(normalized)
+        return {
+            head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
+        }
 
     def to_json(self) -> dict[str, Any]:
         f = self.featurizer
         return {
-            "format": "nova-moderation-linear/1",
+            "format": FORMAT,
             "meta": self.meta,
             "heads": list(self.heads),
             "thresholds": {k: round(v, 4) for k, v in sorted(self.thresholds.items())},
+            "calibration": {
+                k: [round(a, 6), round(b, 6)] for k, (a, b) in sorted(self.calibration.items())
+            },
             "char_weight": f.char_weight,
             "lexicon_weight": f.lexicon_weight,
+            "embedding": embedding.NAME if f.embedding_weight else None,
+            "embedding_weight": f.embedding_weight,
             "lexicon_features": list(LEXICON_FEATURES),
             "word_vocab": sorted(f.words.index, key=f.words.index.__getitem__),
             "word_idf": encode_array(f.words.idf),
@@ -185,8 +220,10 @@ class Model:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Model:
-        if data.get("format") != "nova-moderation-linear/1":
+        if data.get("format") != FORMAT:
             raise ValueError("unknown moderation artifact format")
+        if data.get("embedding") not in (None, embedding.NAME):
+            raise ValueError("artifact was trained with another embedding; retrain it")
         if data["lexicon_features"] != list(LEXICON_FEATURES):
             raise ValueError("artifact was trained with a different lexicon; retrain it")
         words = Vocabulary(
@@ -195,7 +232,9 @@ class Model:
         chars = Vocabulary(
             {g: i for i, g in enumerate(data["char_vocab"])}, decode_array(data["char_idf"])
         )
-        featurizer = Featurizer(words, chars, data["char_weight"], data["lexicon_weight"])
+        featurizer = Featurizer(
+            words, chars, data["char_weight"], data["lexicon_weight"], data["embedding_weight"]
+        )
         heads = tuple(data["heads"])
         weights = decode_array(data["weights"]).reshape(featurizer.dim, len(heads))
         return cls(
@@ -205,6 +244,7 @@ class Model:
             intercepts=decode_array(data["intercepts"]),
             thresholds={k: float(v) for k, v in data["thresholds"].items()},
             meta=dict(data.get("meta", {})),
+            calibration={k: (float(a), float(b)) for k, (a, b) in data["calibration"].items()},
         )
 
     def save(self, path: Path) -> None:

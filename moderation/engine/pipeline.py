@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import classifier, lexicon, rules
+from . import classifier, context, lexicon, rules
 from .escalation import (
     CATEGORY_PRIORITY,
     TERROR_THREAT,
@@ -84,18 +84,81 @@ def _raise(severity: str, cap: str = "HIGH") -> str:
     return up if SEVERITIES.index(up) <= SEVERITIES.index(cap) else severity
 
 
-_RULE_BONUS = 0.1
 _RULE_CATEGORIES = frozenset(classifier.LEARNED_CATEGORIES) | {"EXTREMISM"}
+# Learned flags that a supportive, negating or counter-speech context can clear.
+_STANCE_CATEGORIES = frozenset({"HATE_SPEECH", "HARASSMENT", "VIOLENCE"})
 
 
 def unsafe_score(probs: dict[str, float], findings: list[rules.Finding] | None = None) -> float:
-    """The "any category" score: mostly the ANY head, some of the strongest category head,
-    and a bonus when a rule found something in one of the learned categories."""
-    strongest = max(probs[c] for c in classifier.LEARNED_CATEGORIES)
-    score = 0.7 * probs[classifier.ANY] + 0.3 * strongest
+    """The "any category" risk: the calibrated ANY head, lifted into the top quarter when a
+    rule found something in one of the learned categories (ranking those first)."""
+    score = probs[classifier.ANY]
     if findings and any(f.category in _RULE_CATEGORIES for f in findings):
-        score += _RULE_BONUS
+        score = max(score, 0.75 + 0.25 * score)
     return min(score, 1.0)
+
+
+class _Sentences:
+    """The content's sentences, each normalised, scored and checked by the rules on demand
+    (only for flagged content, so clean text pays nothing)."""
+
+    def __init__(self, content: str, model: classifier.Model) -> None:
+        self.model = model
+        self.raw = [context.benign_senses(normalize(s)) for s in context.sentences(content)]
+        self._probs: dict[str, dict[str, float]] = {}
+        self._rules: dict[str, set[str]] = {}
+
+    def probs(self, text: str) -> dict[str, float]:
+        if text not in self._probs:
+            self._probs[text] = self.model.predict(text)
+        return self._probs[text]
+
+    def rule_categories(self, text: str) -> set[str]:
+        if text not in self._rules:
+            found = rules.meaning_rules(text, self.probs(text)["SEXUAL"])
+            self._rules[text] = {f.category for f in found}
+        return self._rules[text]
+
+    def fires(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
+        if not learned:
+            return category in self.rule_categories(text)
+        p = self.probs(text)
+        head = "CHILD_SAFETY" if category == "CHILD_SAFETY" else category
+        return p.get(head, 0.0) >= thresholds.get(head, 0.5) or (
+            p[classifier.ANY] >= thresholds[classifier.ANY]
+            and max(p[c] for c in classifier.LEARNED_CATEGORIES) == p.get(head, -1.0)
+        )
+
+    def carriers(self, category: str, learned: bool, thresholds: dict[str, float]) -> list[str]:
+        """The sentences that carry the flag on their own; the whole text when none does."""
+        found = [s for s in self.raw if self.fires(s, category, learned, thresholds)]
+        return found or [" ".join(self.raw)]
+
+    def quoted(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
+        """The flag comes from quoted or reported words in this sentence."""
+        if rules.QUOTED_PHRASE.search(text):
+            return True
+        if not context.QUOTE_SPAN.search(text):
+            return False
+        rest = context.without_quotes(text)
+        return not rest.strip() or not self.fires(rest, category, learned, thresholds)
+
+
+_GROUP_WORDS = re.compile(
+    r"\b(?:jew\w*|muslim\w*|islam\w*|christian\w*|hindu\w*|sikh\w*|buddhist\w*|catholic\w*|"
+    r"atheist\w*|black\w*|white\w*|asian\w*|chinese|japanese|korean|indian\w*|mexican\w*|"
+    r"latin[oax]\w*|hispanic\w*|arab\w*|african\w*|european\w*|american\w*|russian\w*|"
+    r"immigrant\w*|migrant\w*|refugee\w*|foreigner\w*|gay\w*|lesbian\w*|bi(?:sexual)?s?|"
+    r"queer\w*|homosexual\w*|trans\w*|lgbt\w*|women|woman|girls?|females?|men|males?|"
+    r"gypsies|gypsy|roma|disabled|disabilit\w*|autis\w*|deaf|blind|race|races|racial|"
+    r"religio\w*|ethnic\w*|nationalit\w*|minorit\w*|people of colou?r|natives?|"
+    r"juifs|musulmans|arabes|noirs|immigres|etrangers|femmes|juden|muslime|auslander|"
+    r"fluchtlinge|schwul\w*|frauen|judios|musulmanes|negros|inmigrantes|mujeres|gitanos)\b"
+)
+
+
+def _names_a_group(normalized: str) -> bool:
+    return bool(_GROUP_WORDS.search(normalized) or lexicon.lexicon_counts(normalized)["slur"])
 
 
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
@@ -115,12 +178,15 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     """
     policies = parse_policies(policy) if policy else []
     instr = parse_instructions(instructions)
-    normalized = normalize(content)
+    # The harmless senses of violent words ("kill the process") are rewritten before anything
+    # reads the text.
+    normalized = context.benign_senses(normalize(content))
     model = classifier.get_model()
     probs = model.predict(normalized)
     thresholds = _thresholds(model, instr)
     hints = rules.context_hints(content, normalized)
     findings = rules.run_rules(content, normalized, probs["SEXUAL"])
+    parts = _Sentences(content, model)
 
     flags: dict[str, _Flag] = {}
 
@@ -138,7 +204,13 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     # Learned categories: flagged only when the "any category" score crosses its threshold.
     any_score = unsafe_score(probs, findings)
     any_threshold = thresholds[classifier.ANY]
-    learned_hit = any_score >= any_threshold
+    learned_hit = probs[classifier.ANY] >= any_threshold
+    if learned_hit and any(f.category == "PROFANITY" for f in findings):
+        # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
+        # words are taken out was raised by them only.
+        clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
+        if model.predict(clean)[classifier.ANY] < any_threshold:
+            learned_hit = False
     minors = bool(lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized))
     if learned_hit:
         ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
@@ -146,7 +218,12 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         for category in classifier.LEARNED_CATEGORIES:
             if category != top and ratios[category] < 1.0:
                 continue
+            if category != top and probs[category] < 0.5:
+                continue  # a second category needs to be likely, not just above its bar
             target = category
+            if category == "HATE_SPEECH" and not _names_a_group(normalized):
+                # Hate targets people for who they are; with no group named it is harassment.
+                target = "HARASSMENT"
             if category == "CHILD_SAFETY" and not (minors and not hints.education):
                 # A learned child-safety score without any minor in the text: adult sexual
                 # content, sent to human review rather than auto-banned.
@@ -155,8 +232,15 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             if probs[category] >= 0.9 and target != "CHILD_SAFETY":
                 severity = _raise(severity)
             f = flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
-            if target != category:
+            if category == "CHILD_SAFETY" and target != category:
                 f.needs_review = True
+        # A learned stance flag whose every carrying sentence speaks well of people, negates
+        # the hostility or argues against it ("I don't hate anyone for their religion") is
+        # cleared: the words are about a group, not against it.
+        for category in [c for c in flags if c in _STANCE_CATEGORIES]:
+            carriers = parts.carriers(category, True, thresholds)
+            if all(context.supportive(c) for c in carriers):
+                flags.pop(category)
 
     for finding in findings:
         f = flag(
@@ -182,28 +266,43 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     for category, f in flags.items():
         if category in ("PII", "SPAM", "PROFANITY"):
             continue
-        quoted = hints.quoted and (
-            hints.condemning or hints.news or hints.fiction or category == "HATE_SPEECH"
+        # Quotes, counter-speech and recovery talk count only in the sentences that carry the
+        # flag: an unrelated quoted word or "I used to" elsewhere changes nothing.
+        carriers = parts.carriers(category, f.learned_only, thresholds)
+        framed = (
+            hints.condemning
+            or hints.news
+            or hints.fiction
+            or category == "HATE_SPEECH"
+            or any(context.reporting(c) for c in carriers)
+        )
+        quoted = framed and all(
+            parts.quoted(c, category, f.learned_only, thresholds) for c in carriers
+        )
+        countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
+            context.counter_speech(c) for c in carriers
         )
         reporting = (
             hints.news
             or (hints.fiction and category in ("VIOLENCE", "HARASSMENT"))
             or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
         )
-        recovering = hints.recovery and category == "SELF_HARM"
-        if quoted:
-            ambiguity = "QUOTED_CONTENT"
+        recovering = category == "SELF_HARM" and all(rules.RECOVERY.search(c) for c in carriers)
+        if quoted or countered:
+            ambiguity = "QUOTED_CONTENT" if quoted else "CONTEXT_MISSING"
         elif hints.satire:
             ambiguity = "SATIRE" if ambiguity == "NONE" else ambiguity
         elif (reporting or recovering) and f.learned_only:
             ambiguity = "CONTEXT_MISSING" if ambiguity == "NONE" else ambiguity
         else:
             continue
-        if quoted or (
-            (reporting or recovering or hints.satire) and (f.learned_only or hints.fiction)
+        if (
+            quoted
+            or countered
+            or ((reporting or recovering or hints.satire) and (f.learned_only or hints.fiction))
         ):
             soften.add(category)
-    for category in soften:
+    for category in sorted(soften):
         f = flags[category]
         # Reported or quoted violence is not a live threat: no zero-tolerance outcome.
         f.signals = [s for s in f.signals if s not in (TERROR_THREAT, VIOLENCE_PLANNING)]
@@ -247,14 +346,17 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         completion_tokens=0,
     )
     if not flags:
-        safe = _safe_verdict(any_score, any_threshold, hints, shouting, scores, usage, instr)
+        safe = _safe_verdict(
+            probs[classifier.ANY], any_threshold, hints, shouting, scores, usage, instr
+        )
         return apply_escalation(safe.replace(risk=any_score))
 
+    # The verdict names the most serious category that context does not soften, whoever
+    # found it: a rule's profanity never hides a learned hate or violence flag.
     primary = max(
         flags.values(),
         key=lambda f: (
             f.category not in soften,
-            not f.learned_only,
             SEVERITIES.index(f.severity),
             -CATEGORY_PRIORITY.index(f.category),
         ),
@@ -300,9 +402,11 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         reasons.append("Instructions applied: " + ", ".join(instr.applied) + ".")
 
     if primary.learned_only:
-        span = max(1.0 - any_threshold, 1e-6)
-        confidence = 0.5 + 0.5 * min(max((any_score - any_threshold) / span, 0.0), 1.0)
-        if any_score < any_threshold + 0.1 * span:
+        # The calibrated probability that the content is unsafe.
+        p_unsafe = probs[classifier.ANY]
+        confidence = p_unsafe
+        # A learned flag on a few words (or close to the threshold) is doubtful.
+        if hints.short or p_unsafe < any_threshold + 0.1 * max(1.0 - any_threshold, 1e-6):
             ambiguity = "MIXED_SIGNALS" if ambiguity == "NONE" else ambiguity
     else:
         confidence = primary.score
@@ -351,7 +455,8 @@ def _safe_verdict(
     instr: Instructions,
 ) -> Verdict:
     ratio = any_score / any_threshold if any_threshold else 0.0
-    confidence = min(max(1.0 - 0.5 * ratio, 0.5), 0.99)
+    # The calibrated probability that the content is safe.
+    confidence = min(max(1.0 - any_score, 0.01), 0.99)
     ambiguity = "NONE"
     if ratio >= _BORDERLINE:
         ambiguity = "CONTEXT_MISSING" if hints.short else "MIXED_SIGNALS"

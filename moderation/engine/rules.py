@@ -26,6 +26,7 @@ from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
 
 from . import lexicon
+from .context import NEGATION, sentences
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
 
 
@@ -272,9 +273,19 @@ def _repetition(normalized: str) -> float:
             if run >= 4:
                 return 1.0
         return 0.0
-    unique_ratio = len(set(words)) / len(words)
-    trigrams = [tuple(words[i : i + 3]) for i in range(len(words) - 2)]
-    repeated_trigrams = 1 - len(set(trigrams)) / max(len(trigrams), 1)
+    # Measured on windows of 100 words: over a whole long document even ordinary prose repeats
+    # most of its words, so whole-text ratios would call every long text spam.
+    window = 100
+    starts = range(0, max(len(words) - window, 0) + 1, window // 2)
+    ratios = []
+    repeats = []
+    for start in starts:
+        chunk = words[start : start + window]
+        ratios.append(len(set(chunk)) / len(chunk))
+        trigrams = [tuple(chunk[i : i + 3]) for i in range(len(chunk) - 2)]
+        repeats.append(1 - len(set(trigrams)) / max(len(trigrams), 1))
+    unique_ratio = sorted(ratios)[len(ratios) // 2]
+    repeated_trigrams = sorted(repeats)[len(repeats) // 2]
     score = 0.0
     if unique_ratio < 0.3:
         score = max(score, 1.0)
@@ -372,7 +383,7 @@ def detect_profanity(normalized: str) -> list[Finding]:
                 reason="Contains profanity.",
             )
         )
-    if _DIRECTED_INSULT.search(normalized):
+    if _DIRECTED_INSULT.search(normalized) or _FOREIGN_INSULT.search(normalized):
         strong = bool(
             re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized)
         )
@@ -403,10 +414,25 @@ _HATE_STATEMENT = re.compile(
 )
 
 
+def _asserted(sentence: str, match: re.Match[str]) -> bool:
+    """A match that no negation in its own words or just before it in the sentence denies
+    ("they are not animals", "I don't think immigrants are vermin")."""
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    return not (NEGATION.search(match.group(0)) or NEGATION.search(before))
+
+
+def _hate_statement(normalized: str) -> bool:
+    for sentence in sentences(normalized):
+        for pattern in (_HATE_STATEMENT, _FOREIGN_HATE):
+            if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
+                return True
+    return False
+
+
 def detect_hate(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     slurs = lexicon.lexicon_counts(normalized)["slur"]
-    statement = _HATE_STATEMENT.search(normalized)
+    statement = _hate_statement(normalized)
     if statement:
         findings.append(
             Finding(
@@ -507,13 +533,29 @@ _BOMB_MAKING = re.compile(
 
 
 def detect_violence(normalized: str) -> list[Finding]:
+    """Threats and plans, judged sentence by sentence (a negation or a game in one sentence
+    says nothing about the next); plan details and a cause count from the whole text."""
+    details = set(_PLAN_DETAIL.findall(normalized))
+    cause = _EXTREMIST_CAUSE.search(normalized)
+    seen: dict[tuple[str, ...], Finding] = {}
+    for sentence in sentences(normalized):
+        for finding in _violence_in(sentence, details, cause):
+            seen.setdefault(finding.signals, finding)
+    found = sorted(seen.values(), key=lambda f: -f.score)
+    strongest = [f for f in found if "MILD_THREAT" not in f.signals]
+    return strongest or found[:1]
+
+
+def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None) -> list[Finding]:
     findings: list[Finding] = []
     not_serious = bool(_NOT_SERIOUS.search(normalized))
     negated = bool(_NEGATED.search(normalized))
     mass = _MASS_ATTACK.search(normalized)
-    threat = _THREAT.search(normalized) or _DEATH_THREAT.search(normalized)
-    details = set(_PLAN_DETAIL.findall(normalized))
-    cause = _EXTREMIST_CAUSE.search(normalized)
+    threat = (
+        _THREAT.search(normalized)
+        or _DEATH_THREAT.search(normalized)
+        or _FOREIGN_THREAT.search(normalized)
+    )
     if mass and not negated:
         if cause:
             findings.append(
@@ -751,8 +793,21 @@ _CRIME_NEWS = re.compile(
 )
 
 
+def _windows(normalized: str, size: int = 2) -> list[str]:
+    """Overlapping runs of `size` sentences: a drug name and a trade word count together only
+    when they are this close (a long licence text mentions selling and speed far apart)."""
+    parts = sentences(normalized)
+    if len(parts) <= size:
+        return [normalized]
+    return [" ".join(parts[i : i + size]) for i in range(len(parts) - size + 1)]
+
+
 def detect_illegal(normalized: str) -> list[Finding]:
-    findings = _illegal_findings(normalized)
+    seen: dict[tuple[str, ...], Finding] = {}
+    for chunk in _windows(normalized):
+        for finding in _illegal_findings(chunk):
+            seen.setdefault(finding.signals, finding)
+    findings = list(seen.values())
     reporting = _NEWS.search(normalized) or _CRIME_NEWS.search(normalized)
     if findings and reporting and not _DIRECT_OFFER.search(normalized):
         return []  # reporting on a crime, not an offer
@@ -904,7 +959,7 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
 )
-_RECOVERY = re.compile(
+RECOVERY = _RECOVERY = re.compile(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
     r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
     r"got help|getting help|seek(?:ing)? help|survivor|survived|back then|in the past|"
@@ -914,9 +969,18 @@ _RECOVERY = re.compile(
 
 
 def detect_self_harm(normalized: str) -> list[Finding]:
-    match = _SELF_HARM_INTENT.search(normalized)
-    if not match:
+    """Self-harm intent, judged in the sentence that states it: recovery talk ("I used to ...",
+    "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
+    live = None
+    for sentence in sentences(normalized):
+        for pattern in (_SELF_HARM_INTENT, _FOREIGN_SELF_HARM):
+            m = pattern.search(sentence)
+            if m and (live is None or not _RECOVERY.search(sentence)):
+                live = (m, sentence)
+                break
+    if live is None:
         return []
+    match, sentence = live
     encourage = bool(
         re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0))
     )
@@ -930,7 +994,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 "Encourages someone to harm or kill themselves.",
             )
         ]
-    if _RECOVERY.search(normalized):
+    if _RECOVERY.search(sentence):
         return []
     return [
         Finding(
@@ -964,7 +1028,12 @@ _CHILD_EXPLOITATION = re.compile(
     r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
     r"preteen (?:pics|videos|nudes|models?)|underage (?:nudes|porn|pics|sex|girls for|boys for)|"
     r"(?:nudes|pics|videos) of (?:kids|children|minors|underage)|"
-    r"our little secret|don'?t tell your (?:mom|dad|parents|mother|father))\b"
+    r"our little secret|don'?t tell your (?:mom|dad|parents|mother|father))\b|"
+    r"\b(?:sexual|sexy|nude|naked|explicit|erotic|lewd|porn\w*|nsfw)\s+(?:\w+\s+){0,2}?"
+    r"(?:images?|pics?|pictures?|photos?|videos?|content|material|stories|chats?)\s+"
+    r"(?:of|with|involving|featuring)\s+(?:\w+\s+)?(?:children|kids|minors|a child|a minor|"
+    r"underage\w*|little (?:girls?|boys?)|preteens?|pre-teens?|toddlers?|schoolgirls?|"
+    r"schoolboys?|(?:1[0-5]|[5-9]) ?(?:yo|year olds?))\b"
 )
 _PROTECTIVE = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|puberty|pediatrician|paediatrician|doctor|nurse|"
@@ -998,7 +1067,7 @@ def _child_finding(reason: str) -> Finding:
 
 # --- Context that makes a flag doubtful -----------------------------------------------------
 
-_QUOTED = re.compile(
+QUOTED_PHRASE = _QUOTED = re.compile(
     r"\b(?:called me|call(?:s|ed)? (?:him|her|them|us) (?:a|an)|calling (?:me|him|her|them|"
     r"people)|(?:he|she|they|someone|somebody|a guy|a man|a woman) (?:said|says|yelled|shouted|"
     r"wrote|told me|posted)|the (?:word|term|slur)|is a slur|are slurs|slur (?:against|for|used)|"
@@ -1070,9 +1139,14 @@ def context_hints(original: str, normalized: str) -> ContextHints:
 
 def run_rules(original: str, normalized: str, sexual_score: float) -> list[Finding]:
     """Every rule-based finding for one text."""
-    findings: list[Finding] = []
-    findings += detect_pii(original)
+    findings: list[Finding] = detect_pii(original)
     findings += detect_spam(original, normalized)
+    return findings + meaning_rules(normalized, sexual_score)
+
+
+def meaning_rules(normalized: str, sexual_score: float) -> list[Finding]:
+    """The findings that depend on what the words say (not personal data or spam)."""
+    findings: list[Finding] = detect_harmful_requests(normalized)
     findings += detect_profanity(normalized)
     findings += detect_hate(normalized)
     findings += detect_violence(normalized)
@@ -1081,3 +1155,154 @@ def run_rules(original: str, normalized: str, sexual_score: float) -> list[Findi
     findings += detect_self_harm(normalized)
     findings += detect_minor_sexual(normalized, sexual_score)
     return findings
+
+
+# --- Requests for harmful help ------------------------------------------------------------
+
+_ASK = (
+    r"(?:how (?:do|can|could|would|should|might) (?:i|we|you|one|someone)|how to|how i can|"
+    r"what'?s the (?:best|easiest|quickest|fastest|safest) way to|(?:best|easiest|quickest|"
+    r"fastest) ways? to|ways to|teach me (?:how )?to|show me how to|help me|tips (?:for|on) "
+    r"how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
+    r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
+)
+_VICTIM = (
+    r"(?:someone|somebody|a person|people|a human|a man|a woman|a kid|a child|children|kids|"
+    r"my (?:\w+ )?(?:wife|husband|girlfriend|boyfriend|ex|boss|neighbou?r|teacher|classmate|"
+    r"coworker|roommate|father|mother|dad|mom|brother|sister|son|daughter|baby|partner|"
+    r"friend|landlord)|him|her|them|an? (?:old|elderly) (?:man|woman|person)|"
+    r"(?:a|the) (?:police officer|cop|guard|politician|president|witness))"
+)
+_HARMFUL_HOWTO = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:hurt|injure|harm|poison|kill|murder|stab|strangle|"
+    rf"choke|suffocate|drown|drug|sedate|kidnap|abduct|beat up|beat|torture|maim|disable|"
+    rf"attack|assault|punch|break (?:the|a) (?:neck|arm|leg) of|get rid of|make (?:\w+ )?"
+    rf"disappear|stalk|blackmail|burn)\s+{_VICTIM}\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
+    rf"killing|a body|the body|assault|rape)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:(?:make|build|get|buy)\s+(?:an? )?(?:untraceable "
+    rf"|ghost |homemade )?(?:gun|firearm|poison|nerve agent|ricin|sarin|anthrax|toxin))\b"
+)
+_FRAUD_HOWTO = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
+    rf"carry out|get away with)\s+(?:an? |the |my own )?(?:\w+\s+)?(?:scam|scams|phishing|"
+    rf"ponzi|pyramid scheme|con|fraud|catfish\w*|fake charity|money laundering|identity theft|"
+    rf"insurance fraud|tax fraud|credit card fraud|check fraud|wire fraud)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:scam|defraud|con|swindle|rip off|trick|cheat|phish)\s+"
+    rf"(?:\w+\s+)?(?:people|someone|somebody|old people|the elderly|elderly people|"
+    rf"customers|investors|my (?:\w+ )?(?:grandma|grandmother|grandpa|parents|boss|clients?)|"
+    rf"them|him|her|out of (?:their|his|her) money)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:launder money|launder (?:the|my) money|steal (?:\w+'?s? )?"
+    rf"(?:identity|identities|credit card|card numbers|passwords?|bank details)|"
+    rf"forge (?:a |an )?(?:signature|check|cheque|passport|document)|counterfeit money|"
+    rf"make counterfeit|hack (?:into )?(?:someone'?s|an?|my (?:ex|wife|husband|girlfriend|"
+    rf"boyfriend)'?s?) (?:account|phone|email|instagram|facebook))\b"
+)
+_HOWTO_PROTECTIVE = re.compile(
+    r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|detect|defend|stop|survive|escape|"
+    r"warn|help (?:a victim|victims)|in a (?:novel|story|game)|for my (?:novel|story|book))\b"
+)
+
+
+def detect_harmful_requests(normalized: str) -> list[Finding]:
+    """Asking how to hurt people or defraud them (child sexual material is matched by
+    `detect_minor_sexual`; explosives by `detect_violence`)."""
+    findings: list[Finding] = []
+    for sentence in sentences(normalized):
+        if _HOWTO_PROTECTIVE.search(sentence):
+            continue
+        if _HARMFUL_HOWTO.search(sentence):
+            findings.append(
+                Finding(
+                    "VIOLENCE",
+                    ("VIOLENCE", "HARMFUL_INSTRUCTIONS"),
+                    "HIGH",
+                    0.9,
+                    "Asks for help to hurt someone.",
+                )
+            )
+        if _FRAUD_HOWTO.search(sentence):
+            findings.append(
+                Finding(
+                    "ILLEGAL",
+                    ("FRAUD", "HARMFUL_INSTRUCTIONS"),
+                    "HIGH",
+                    0.9,
+                    "Asks for help to commit fraud.",
+                )
+            )
+        if findings:
+            break
+    return findings
+
+
+# --- French, German and Spanish --------------------------------------------------------------
+# The explicit cases in the three most asked-for languages after English (normalised text:
+# lower case, accents stripped, "ß" as "ss").
+
+_FOREIGN_THREAT = re.compile(
+    # French
+    r"\bje (?:vais|veux|vas) (?:te|vous|le|la|les|t'|l')\s*(?:tuer|buter|crever|egorger|"
+    r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer)\b|"
+    r"\bje (?:te|vous|le|la|les) (?:tuerai|buterai|egorgerai|massacrerai|crever ai|"
+    r"retrouverai)\b|\bje vais (?:tous )?vous (?:tous )?tuer\b|\b(?:tu vas|vous allez) "
+    r"(?:mourir|crever|le payer)\b|\bje sais ou tu (?:habites|vis)\b|\bt'es (?:un homme )?mort\b|"
+    # German
+    r"\bich (?:bringe|bring|werde|will|mach|mache) (?:dich|euch|sie|ihn) (?:\w+ )?(?:um|"
+    r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|"
+    r"erwurgen|verbrennen|vergewaltigen|schlagen|kaputtmachen)\b|\bich (?:tote|ersteche|"
+    r"erschiesse|erwurge) (?:dich|euch|sie|ihn)\b|\bdu bist (?:so )?(?:tot|ein toter mann)\b|"
+    r"\bich weiss,? wo du wohnst\b|\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
+    # Spanish
+    r"\b(?:te|os|lo|la|los|las) (?:voy|vamos) a (?:matar|apunalar|disparar|reventar|"
+    r"quemar|ahorcar|violar|golpear|partir la cara|romper la cara)\b|\bvoy a (?:matarte|"
+    r"matarlos|matarlas|matarla|matarlo|apunalarte|reventarte|dispararte|quemarte)\b|"
+    r"\bte (?:matare|mato|voy a matar)\b|\b(?:vas|van) a morir\b|\bse donde vives\b|"
+    r"\b(?:estas|eres hombre) muerto\b"
+)
+_FOREIGN_SELF_HARM = re.compile(
+    r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
+    r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b|\bj'ai envie de (?:mourir|"
+    r"me tuer|en finir)\b|"
+    r"\bich (?:will|werde|mochte|muss|denke daran,? mich) (?:mich )?(?:umbringen|toten|sterben|"
+    r"das leben nehmen|ritzen|aufhangen|nicht mehr leben)\b|\bich (?:will|mochte) nicht mehr "
+    r"leben\b|\bich bringe mich um\b|"
+    r"\b(?:quiero|voy a|pienso|necesito) (?:suicidarme|morir(?:me)?|matarme|quitarme la vida|"
+    r"cortarme|ahorcarme|acabar con (?:todo|mi vida))\b|\bme quiero (?:morir|matar|suicidar)\b|"
+    r"\bno quiero (?:seguir )?vivir\b"
+)
+_FOREIGN_GROUP = (
+    r"(?:les |des |die |alle |los |las |todos los |todas las )?(?:juifs|musulmans|arabes|noirs|"
+    r"immigres|migrants|refugies|etrangers|homosexuels|gays|lesbiennes|trans|femmes|roms|"
+    r"juden|muslime|araber|schwarzen?|auslander|migranten|fluchtlinge|schwulen?|lesben|"
+    r"frauen|zigeuner|judios|musulmanes|negros|inmigrantes|migrantes|refugiados|extranjeros|"
+    r"homosexuales|mujeres|gitanos)"
+)
+_FOREIGN_DEHUMAN = (
+    r"(?:animaux|rats|parasites|vermine|cafards|sous-hommes|sous hommes|dechets|ordures|"
+    r"singes|sauvages|une maladie|un cancer|tiere|ratten|parasiten|ungeziefer|kakerlaken|"
+    r"untermenschen|abschaum|dreck|affen|eine krankheit|ein krebsgeschwur|animales|ratas|"
+    r"parasitos|alimanas|cucarachas|basura|escoria|monos|salvajes|infrahumanos|una plaga|"
+    r"una enfermedad)"
+)
+_FOREIGN_HATE = re.compile(
+    rf"\b{_FOREIGN_GROUP}\s+(?:sont|sind|son)\s+(?:tous\s+|toutes\s+|alle\s+|nur\s+|todos\s+|"
+    rf"todas\s+|que\s+)?(?:des\s+|de la\s+|du\s+|unos\s+|unas\s+)?{_FOREIGN_DEHUMAN}\b|"
+    rf"\b(?:mort aux|tod den|muerte a (?:los|las)?)\s*{_FOREIGN_GROUP}\b|"
+    rf"\b(?:il faut|on doit|man (?:sollte|muss)|hay que|deberiamos)\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:tuer|exterminer|gazer|deporter|toten|vergasen|ausrotten|abschieben|matar|exterminar|"
+    rf"deportar|quemar)\s+(?:a\s+)?{_FOREIGN_GROUP}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+(?:\w+\s+){{0,2}}?(?:toten|vergasen|ausrotten|exterminer|"
+    rf"exterminar)\b|\bje (?:deteste|hais) (?:les|tous les) {_FOREIGN_GROUP}\b|"
+    rf"\bich hasse (?:alle )?{_FOREIGN_GROUP}\b|\bodio a (?:los|las|todos los) {_FOREIGN_GROUP}\b"
+)
+_FOREIGN_INSULT = re.compile(
+    r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)(?: ein| eine| so ein)?|"
+    r"(?:eres|sois) (?:un|una)?|pinche|maldito|maldita)\s+(?:\w+\s+)?(?:connard|connasse|salope|"
+    r"pute|encule|batard|abruti|debile|idiot|merde|arschloch|hurensohn|wichser|schlampe|fotze|"
+    r"idiot|vollidiot|missgeburt|penner|hijo de puta|puta|cabron|pendejo|gilipollas|imbecil|"
+    r"idiota|estupido|estupida|mierda|zorra|perra)\b|"
+    r"\b(?:ta gueule|ferme ta gueule|nique ta mere|fils de pute|va te faire foutre|"
+    r"fick dich|verpiss dich|halt die fresse|hurensohn|vete a la mierda|hijo de puta|"
+    r"chinga tu madre|que te jodan|callate la boca)\b"
+)

@@ -34,11 +34,13 @@ from moderation.engine.classifier import (
     word_ngrams,
 )
 from moderation.engine.normalize import normalize
+from moderation.training.splits import split
 
 TRAINING_DIR = Path(__file__).resolve().parent
 HANDWRITTEN_PATH = TRAINING_DIR / "handwritten_train.jsonl"
 PROJECT_ROOT = TRAINING_DIR.parent.parent
 DEFAULT_DEV_PATH = PROJECT_ROOT.parent / "shared" / "data" / "moderation-dev.jsonl.gz"
+TOXIGEN_PATH = TRAINING_DIR / "data" / "toxigen.jsonl.gz"
 
 HEADS: tuple[str, ...] = (ANY, *LEARNED_CATEGORIES)
 SEED = 20261122
@@ -52,9 +54,12 @@ class Params:
     max_char_features: int = 40_000
     char_weight: float = 1.0
     lexicon_weight: float = 0.3
+    embedding_weight: float = 0.5
     c: float = 8.0
     handwritten_weight: float = 0.5
-    any_uses_handwritten: bool = False
+    extra_weight: float = 0.5
+    any_uses_handwritten: bool = True
+    max_fpr: float = 0.09
 
 
 DEFAULT_PARAMS = Params()
@@ -133,6 +138,14 @@ def _target(example: Example, head: str) -> int | None:
     return None if value is None else int(value)
 
 
+def _weight(example: Example, params: Params) -> float:
+    if example.source == "dev":
+        return 1.0
+    if example.source == "handwritten":
+        return params.handwritten_weight
+    return params.extra_weight
+
+
 def train_model(
     examples: Sequence[Example],
     params: Params = DEFAULT_PARAMS,
@@ -147,7 +160,9 @@ def train_model(
     chars = _vocabulary(
         [char_ngrams(t) for t in texts], params.char_min_df, params.max_char_features
     )
-    featurizer = Featurizer(words, chars, params.char_weight, params.lexicon_weight)
+    featurizer = Featurizer(
+        words, chars, params.char_weight, params.lexicon_weight, params.embedding_weight
+    )
     matrix = _matrix(featurizer, texts)
     weights = np.zeros((featurizer.dim, len(HEADS)), dtype=np.float32)
     intercepts = np.zeros(len(HEADS), dtype=np.float32)
@@ -162,9 +177,7 @@ def train_model(
         if len(set(y.tolist())) < 2:
             intercepts[h] = -6.0
             continue
-        sample_weight = np.array(
-            [params.handwritten_weight if rows[i].source == "handwritten" else 1.0 for i in keep]
-        )
+        sample_weight = np.array([_weight(rows[i], params) for i in keep])
         clf = LogisticRegression(
             C=params.c,
             class_weight="balanced",
@@ -190,9 +203,10 @@ def train_model(
     )
 
 
-# Decision thresholds per head, tuned by 5-fold cross-validation on the dev file.
+# Fallback decision thresholds (calibrated probabilities); `fit_calibration` replaces them with
+# the ones chosen on the tuning data.
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    ANY: 0.55,
+    ANY: 0.5,
     "SEXUAL": 0.5,
     "HATE_SPEECH": 0.5,
     "VIOLENCE": 0.5,
@@ -216,19 +230,99 @@ def folds(examples: Sequence[Example], k: int = 5) -> list[list[int]]:
     return [sorted(f) for f in out]
 
 
+def _platt(logits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Slope and offset of a logistic fit of `y` on `logits` (Platt scaling)."""
+    if len(set(y.tolist())) < 2:
+        return 1.0, 0.0
+    clf = LogisticRegression(C=1.0, solver="lbfgs", max_iter=1000)
+    clf.fit(logits.reshape(-1, 1), y)
+    return float(clf.coef_[0][0]), float(clf.intercept_[0])
+
+
+def best_threshold(probs: np.ndarray, y: np.ndarray, max_fpr: float = 1.0) -> float:
+    """The threshold with the best F1 among those whose false-positive rate is <= max_fpr."""
+    best, best_f1 = 0.5, -1.0
+    negatives = max(int((y == 0).sum()), 1)
+    for t in np.unique(np.round(probs, 3)):
+        pred = probs >= t
+        tp = int((pred & (y == 1)).sum())
+        fp = int((pred & (y == 0)).sum())
+        fn = int((~pred & (y == 1)).sum())
+        if fp / negatives > max_fpr or tp == 0:
+            continue
+        f1 = 2 * tp / (2 * tp + fp + fn)
+        if f1 > best_f1:
+            best, best_f1 = float(t), f1
+    return min(max(best, 0.05), 0.95)
+
+
+def fit_calibration(
+    examples: Sequence[Example], params: Params = DEFAULT_PARAMS, k: int = 4
+) -> tuple[dict[str, tuple[float, float]], dict[str, float]]:
+    """Platt scaling and thresholds per head from out-of-fold logits.
+
+    Every example is scored by a model trained without its fold; calibration and thresholds are
+    fitted on the dev rows only (the distribution the engine is judged on). The "any category"
+    threshold has the best F1 at a false-positive rate of at most `params.max_fpr`.
+    """
+    rows = list(examples)
+    oof = np.zeros((len(rows), len(HEADS)), dtype=np.float64)
+    for held in folds(rows, k):
+        held_set = set(held)
+        model = train_model([e for i, e in enumerate(rows) if i not in held_set], params)
+        for i in held:
+            oof[i] = model.logits(normalize(rows[i].text))
+    calibration: dict[str, tuple[float, float]] = {}
+    thresholds: dict[str, float] = {}
+    for h, head in enumerate(HEADS):
+        keep = [i for i, e in enumerate(rows) if e.source == "dev" and _target(e, head) is not None]
+        if not keep:
+            keep = [i for i, e in enumerate(rows) if _target(e, head) is not None]
+        y = np.array([_target(rows[i], head) for i in keep], dtype=np.int64)
+        z = oof[keep, h]
+        slope, offset = _platt(z, y)
+        calibration[head] = (slope, offset)
+        probs = 1.0 / (1.0 + np.exp(-np.clip(slope * z + offset, -30, 30)))
+        max_fpr = params.max_fpr if head == ANY else 1.0
+        thresholds[head] = best_threshold(probs, y, max_fpr) if y.any() else 0.5
+    return calibration, thresholds
+
+
+def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAMS) -> Model:
+    """A model trained on every example, calibrated and thresholded out of fold."""
+    calibration, thresholds = fit_calibration(examples, params)
+    model = train_model(examples, params, thresholds)
+    model.calibration = calibration
+    model.meta["calibration"] = "Platt scaling on 4-fold out-of-fold logits of the dev rows"
+    return model
+
+
+def load_sources(
+    dev_path: Path = DEFAULT_DEV_PATH,
+    handwritten_path: Path = HANDWRITTEN_PATH,
+    toxigen_path: Path | None = TOXIGEN_PATH,
+) -> tuple[list[Example], list[Example]]:
+    """(dev tuning rows, other training rows): only the tuning part of each labelled set."""
+    dev, _ = split(load_jsonl(dev_path, "dev"), lambda e: e.text)
+    extra = load_handwritten(handwritten_path)
+    if toxigen_path is not None and toxigen_path.exists():
+        extra += split(load_jsonl(toxigen_path, "toxigen"), lambda e: e.text)[0]
+    return dev, extra
+
+
 def cross_validate(
     dev: Sequence[Example],
     extra: Sequence[Example],
     k: int = 5,
     params: Params = DEFAULT_PARAMS,
 ) -> tuple[list[list[int]], list[Model]]:
-    """Train one model per fold on the other folds' dev rows plus `extra`."""
+    """One calibrated model per fold, trained on the other folds' dev rows plus `extra`."""
     fold_ids = folds(dev, k)
     models = []
     for held in fold_ids:
         held_set = set(held)
         train = [e for i, e in enumerate(dev) if i not in held_set] + list(extra)
-        models.append(train_model(train, params))
+        models.append(train_calibrated(train, params))
     return fold_ids, models
 
 
@@ -237,12 +331,13 @@ def build_artifact(
     handwritten_path: Path = HANDWRITTEN_PATH,
     out_path: Path | None = None,
     params: Params = DEFAULT_PARAMS,
+    toxigen_path: Path | None = TOXIGEN_PATH,
 ) -> tuple[Path, Model]:
-    """Train on every source and write the shipped artifact."""
+    """Train on the tuning part of every source and write the shipped artifact."""
     from moderation.engine.classifier import ARTIFACT_PATH
 
-    examples = load_jsonl(dev_path, "dev") + load_handwritten(handwritten_path)
-    model = train_model(examples, params)
+    dev, extra = load_sources(dev_path, handwritten_path, toxigen_path)
+    model = train_calibrated(dev + extra, params)
     target = out_path or ARTIFACT_PATH
     model.save(target)
     return target, model

@@ -1,0 +1,254 @@
+"""Context that changes what words mean: sentences, harmless senses of violent words, negation,
+support for a group, and quoted or reported speech.
+
+The classifier and the rules read words; these helpers decide where a word's context ends (the
+sentence) and rewrite the common harmless senses of violent words ("kill the process", "shoot
+me an email", "this beat slaps", "slash our costs") into neutral ones before anything reads
+them, in English, French, German and Spanish. Nothing here decides a category: the pipeline
+uses the helpers to scope its context checks to the sentences that carry a flag.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;…])\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text` (a sentence ends at . ! ? ; or a line break)."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+# --- Harmless senses of violent words -----------------------------------------------------
+
+_TECH_OBJECT = (
+    r"(?:the |a |an |this |that |my |our |your |its |all |every |each |any |stuck |hung |"
+    r"hanging |running |old |zombie |orphan(?:ed)? |child |parent |background |idle |stale |"
+    r"frozen |rogue |current |existing |remote |\w+ )?"
+    r"(?:process(?:es)?|task|tasks|job|jobs|thread|threads|pid|pids|daemon|daemons|service|"
+    r"services|server|servers|container|containers|pod|pods|session|sessions|connection|"
+    r"connections|query|queries|app|apps|application|program|programs|command|script|worker|"
+    r"workers|instance|instances|vm|node|tab|tabs|window|browser|terminal|shell|build|"
+    r"switch|feature|bug|bugs|branch|engine|lights|music|the mood|time|battery|cache|"
+    r"signal|request|requests|loop|transaction|lock|locks|tmux|docker|nginx|java|python|"
+    r"chrome|firefox|it with fire|\d{3,})"
+)
+_BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
+    (re.compile(p), r)
+    for p, r in (
+        # Software and machines: kill -9, kill the process, terminate, shoot down a request.
+        (r"\bkill\s*-\s*(?:9|kill|term|hup|int|s\s+\w+)\b", "stop"),
+        (r"\b(?:pkill|killall|taskkill|xkill)\b", "stop"),
+        (
+            rf"\b(?:kill(?:ed|ing|s)?|terminat(?:e|ed|es|ing)|nuke|nuked|nuking|murder(?:ed|ing)?|"
+            rf"shoot(?:ing)? down|execut(?:e|ed|es|ing))\s+{_TECH_OBJECT}\b",
+            None,
+        ),
+        (
+            r"\b(?:process(?:es)?|task|job|thread|server|container|app|program)\s+"
+            r"(?:was |got |is )?(?:killed|terminated|murdered)\b",
+            "the thing stopped",
+        ),
+        # Messages: shoot me an email, fire off a message.
+        (
+            r"\b(?:shoot|fire off|fire)\s+(?:me|us|him|her|them|you)?\s*(?:an?|the|over an?|"
+            r"over the)?\s*(?:quick\s+)?(?:email|e-mail|mail|message|text|dm|note|line|reply|"
+            r"invite|link|question|request)\b",
+            "send a message",
+        ),
+        # Praise and hyperbole: this beat slaps, killing it, kill it on stage, to die for.
+        (
+            r"\b(?:this|that|the|it|that new|this new)\s+(?:\w+\s+)?(?:slaps|bangs|hits different|"
+            r"goes hard|is fire|is killer|kills)\b",
+            "this is great",
+        ),
+        (
+            r"\b(?:killing it|killed it|kill it|nailed it|crushed it|crushing it|slayed|slay)\b",
+            "did great",
+        ),
+        (
+            r"\b(?:to die for|dying to|dying for|dying of laughter|died laughing|made me die)\b",
+            "really want",
+        ),
+        (r"\b(?:could|would|i'?d) (?:kill|murder) for an?\b", "would like a"),
+        (
+            r"\b(?:kill|murder|destroy|demolish|devour)\s+(?:an?|the|this|that|some)\s+"
+            r"(?:pizza|burger|coffee|beer|nap|sandwich|plate|meal|cake|workout|exam|test|"
+            r"interview|presentation|song|set|solo|performance|level|boss|round|match|game)\b",
+            None,
+        ),
+        # Costs, prices, time, deadlines.
+        (
+            r"\b(?:slash(?:ed|es|ing)?|cut(?:s|ting)?|kill(?:ed|ing|s)?|butcher(?:ed|ing)?|"
+            r"axe(?:d|s)?|gut(?:ted|ting)?|hack(?:ed|ing)?|chop(?:ped|ping)?)\s+(?:\w+\s+){0,2}?"
+            r"(?:costs?|prices?|rates?|fees?|budgets?|spending|expenses?|taxes|emissions|"
+            r"waste|overheads?|bills?|time|latency|deadlines?|the noise|the engine|the lights|"
+            r"the power|the volume|carbs|sugar|calories)\b",
+            None,
+        ),
+        (r"\bkill(?:ing)?\s+(?:some\s+)?time\b", "pass time"),
+        # Nature, history, disease and games.
+        (
+            r"\b(?:what|which \w+|who|that|this)\s+(?:\w+\s+)?(?:killed|wiped out|ended)\s+"
+            r"(?:off\s+)?(?:the\s+)?(?:dinosaurs|mammoths|neanderthals|dodo|dodos|bees|coral|plants?|trees?|"
+            r"crops?|weeds|bacteria|germs|the battery|my battery|the mood|the vibe|the plot)\b",
+            None,
+        ),
+        (
+            r"\b(?:kill(?:s|ed|ing)?|destroy(?:s|ed|ing)?)\s+(?:\w+\s+)?(?:weeds|bacteria|germs|"
+            r"viruses|mold|mould|pests|bugs|aphids|lice|fleas|ants|roaches|mosquitoes|"
+            r"cancer cells|tumou?rs?|the infection)\b",
+            None,
+        ),
+        (
+            r"\b(?:shoot(?:ing)?|shot)\s+(?:a |the |some |my |our )?(?:photos?|pictures?|video|"
+            r"film|movie|scene|footage|hoops|pool|the breeze|for the moon|a goal|my shot|"
+            r"your shot|the messenger)\b",
+            None,
+        ),
+        (
+            r"\b(?:headshot|killstreak|kill count|kill feed|respawn|spawn kill|first blood|"
+            r"the final boss|pvp|gank(?:ed)?|one-?shot(?:ted)?)\b",
+            "game move",
+        ),
+        # French, German and Spanish: ending a process or a program.
+        (
+            r"\b(?:hangend\w*|abgesturzt\w*|eingefroren\w*)\s+(?=(?:prozess|programm|task|"
+            r"dienst|server|container|app|anwendung))",
+            "blockierten ",
+        ),
+        (
+            r"\b(?:tuer|killer|terminer|arreter)\s+(?:le |la |les |un |une |ce |cette )?"
+            r"(?:processus|tache|programme|serveur|service|conteneur|application|appli|session)\b",
+            None,
+        ),
+        (
+            r"\b(?:prozess(?:e)?|task|dienst|server|container|programm|anwendung|app|sitzung)\b"
+            r"(?:\s+\w+){0,4}?\s+(?:killen|toten|abschiessen|beenden|abwurgen|kaputtmachen)\b",
+            None,
+        ),
+        (
+            r"\b(?:killen|toten|abschiessen|beenden)\s+(?:den |die |das |einen |eine )?"
+            r"(?:\w+\s+)?(?:prozess(?:e)?|task|dienst|server|container|programm|anwendung)\b",
+            None,
+        ),
+        (
+            r"\b(?:matar|terminar|cerrar)\s+(?:el |la |los |las |un |una |este |ese )?"
+            r"(?:proceso|procesos|tarea|programa|servidor|servicio|contenedor|aplicacion|sesion)\b",
+            None,
+        ),
+    )
+)
+
+
+# Inside a harmless phrase only the violent verb changes, so the rest still reads naturally
+# ("what killed the dinosaurs" -> "what ended the dinosaurs").
+_NEUTRAL_VERB = re.compile(
+    r"\b(?:kill|murder|slaughter|execute|terminate|nuke|shoot|slash|butcher|axe|gut|hack|"
+    r"chop|destroy|demolish|devour|tuer|killer|toten|abschiessen|matar)(?:s|es|ed|d|ing|"
+    r"ting|ted|en)?\b"
+)
+
+
+def _neutral(verb: re.Match[str]) -> str:
+    word = verb.group(0)
+    if word.endswith("ing"):
+        return "ending"
+    if word.endswith(("ed", "ted")):
+        return "ended"
+    if word.endswith("s") and not word.endswith("ss"):
+        return "ends"
+    return "end"
+
+
+def _neutralise(match: re.Match[str]) -> str:
+    return _NEUTRAL_VERB.sub(_neutral, match.group(0))
+
+
+@lru_cache(maxsize=4096)
+def benign_senses(normalized: str) -> str:
+    """`normalized` with the harmless senses of violent words rewritten into neutral words."""
+    text = normalized
+    for pattern, replacement in _BENIGN:
+        text = pattern.sub(replacement or _neutralise, text)
+    return text
+
+
+# --- Negation, support and quoting, per sentence ------------------------------------------
+
+NEGATION = re.compile(
+    r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|won'?t|"
+    r"wouldn'?t|shouldn'?t|can'?t|cannot|nobody|no one|none|nothing|neither|nor|"
+    r"ne|pas|jamais|nicht|kein|keine|nie|niemals|nunca|jamas|ningun\w*)\b"
+)
+_HOSTILE = re.compile(
+    r"\b(?:hate|hates|hated|disgusting|vermin|animals|rats|parasites|subhuman|savages|filth|"
+    r"scum|inferior|plague|disease|cancer|trash|garbage|go back|don'?t belong|should (?:all )?"
+    r"(?:die|be|go|leave|get out)|get rid of|deport|ban them|kill|exterminate|wipe out|"
+    r"burn|hang|shoot|gas|lock (?:them|you) up|locked up|kick (?:them|all) out|"
+    r"can'?t stand|sick of|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
+    r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
+    r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
+    r"normal|real (?:men|women))|don'?t deserve|shouldn'?t (?:be allowed|exist|have|live|vote)|"
+    r"get out|go home|leave (?:our|my|this) country)\b"
+)
+_SUPPORT = re.compile(
+    r"\b(?:love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|support|supports|"
+    r"supporting|celebrate|celebrating|deserve (?:the same|equal|respect|rights|dignity)|"
+    r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
+    r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
+    r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
+    r"are people|are human|are welcome|just as|as much as anyone)\b"
+)
+_COUNTER = re.compile(
+    r"\b(?:(?:is|are|was|were|that'?s|it'?s) (?:not okay|not ok|unacceptable|wrong|hateful|racist|"
+    r"bigoted|disgusting|offensive|hurtful|harmful|a slur|cruel)|(?:should|must) (?:never|not) "
+    r"(?:be|say|call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
+    r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"
+    r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
+    r"it'?s not true that|is a myth|are a myth|is false|are false|is a stereotype|"
+    r"(?:hurtful|harmful|racist|hateful|offensive|bigoted) (?:stereotype|lie|myth|claim|"
+    r"comment|remark|thing to say|words?))\b"
+)
+_REPORTING = re.compile(
+    r"\b(?:said|says|say|saying|told|tells|wrote|writes|posted|posts|tweeted|yelled|shouted|"
+    r"screamed|called (?:me|him|her|them|us)|calling (?:me|him|her|them|us)|quote[sd]?|"
+    r"quoting|the (?:word|term|phrase|slur|sign|banner|graffiti|comment|message|post|"
+    r"tweet|lyrics?|line)|someone (?:wrote|said|posted)|i (?:heard|read|saw)|"
+    r"according to|reportedly|allegedly|claims? that|claimed that|accused)\b"
+)
+QUOTE_SPAN = re.compile(
+    r"[\"“”«»„][^\"“”«»„]{1,400}[\"“”«»„]|(?:^|(?<=\s))['‘][^'‘’]{2,300}['’](?=\s|[.,!?;:]|$)"
+)
+
+
+def without_quotes(text: str) -> str:
+    """`text` with every quoted span removed."""
+    return QUOTE_SPAN.sub(" ", text)
+
+
+def supportive(sentence: str) -> bool:
+    """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
+    word outside a negation or a quote."""
+    unquoted = without_quotes(sentence)
+    if _COUNTER.search(sentence):
+        return True
+    hostile = [m for m in _HOSTILE.finditer(unquoted) if not _negated_before(unquoted, m.start())]
+    if hostile:
+        return False
+    return bool(_SUPPORT.search(unquoted)) or bool(NEGATION.search(unquoted))
+
+
+def _negated_before(text: str, index: int) -> bool:
+    window = text[max(0, index - 40) : index]
+    return bool(NEGATION.search(window))
+
+
+def counter_speech(sentence: str) -> bool:
+    return bool(_COUNTER.search(sentence))
+
+
+def reporting(sentence: str) -> bool:
+    return bool(_REPORTING.search(sentence))

@@ -1,0 +1,360 @@
+"""The engine's reading of context: the seven design defects of the old engine, context cases
+(negation, counter-speech, quoting, reporting, harmless senses of violent words), obfuscation,
+French, German and Spanish, calibration and the tuning/holdout split.
+
+Every text here was written for these tests; none comes from a data set.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rest_framework.test import APIClient
+
+from moderation.engine import moderate
+from moderation.engine.classifier import ANY, get_model
+from moderation.engine.context import benign_senses, sentences, supportive
+from moderation.engine.escalation import apply_escalation
+from moderation.engine.normalize import normalize
+from moderation.training.splits import part_of, split
+from moderation.training.train import best_threshold
+from tests.moderation.helpers import post_moderation
+
+LEARNED = {"SEXUAL", "HATE_SPEECH", "VIOLENCE", "HARASSMENT", "SELF_HARM", "CHILD_SAFETY"}
+
+
+def flagged(text: str) -> bool:
+    return moderate(text).status == "DISALLOWED"
+
+
+# --- The seven defects, over HTTP -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_defect_1_profanity_does_not_mask_a_worse_category(api_client: APIClient) -> None:
+    plain = post_moderation(api_client, content="people like you should all be locked up")
+    sworn = post_moderation(api_client, content="people like you should all be damn locked up")
+    assert plain["status"] == sworn["status"] == "DISALLOWED"
+    assert sworn["category"] not in ("PROFANITY", "SAFE")
+    assert sworn["category"] == plain["category"]
+
+
+def test_defect_1_the_most_serious_category_names_the_verdict() -> None:
+    v = moderate("I will kill you, you damn idiot")
+    assert v.category == "VIOLENCE" and "PROFANITY" in v.detected_signals
+
+
+@pytest.mark.django_db
+def test_defect_2_an_unrelated_quoted_word_does_not_soften(api_client: APIClient) -> None:
+    base = "Immigrants are vermin and a plague on this country."
+    alone = post_moderation(api_client, content=base)
+    padded = post_moderation(api_client, content=base + ' Use the "strip" method.')
+    assert alone["action"] == padded["action"] == "BLOCK"
+    assert padded["ambiguity_reason"] != "QUOTED_CONTENT"
+
+
+def test_defect_2_the_quote_that_carries_the_flag_still_softens() -> None:
+    v = moderate('Saying "immigrants are vermin" is hateful and wrong.')
+    assert v.status == "ALLOWED" and v.ambiguity_reason in ("QUOTED_CONTENT", "CONTEXT_MISSING")
+
+
+@pytest.mark.django_db
+def test_defect_3_used_to_elsewhere_keeps_self_harm_intent(api_client: APIClient) -> None:
+    v = post_moderation(
+        api_client, content="I used to live in Lyon. I have a plan to end my life tonight."
+    )
+    assert v["category"] == "SELF_HARM" and v["action"] == "ESCALATE"
+    assert v["escalation_required"] is True
+
+
+def test_defect_3_recovery_in_the_same_sentence_is_past() -> None:
+    assert moderate("I used to want to kill myself but therapy helped me.").status == "ALLOWED"
+
+
+def _documentation(chars: int) -> str:
+    lines = [
+        "Install the package with the command shown above and restart the service.",
+        "The configuration file lives in the project folder and uses plain key value pairs.",
+        "Each worker reads its settings once at startup, so edit them before you deploy.",
+        "Logs are written to standard output; the platform collects and rotates them for you.",
+        "When a request times out the client retries twice with a short pause in between.",
+        "Caching is optional, but large teams usually enable it to keep pages fast.",
+        "Backups run every night and are kept for thirty days in a separate region.",
+        "To upgrade, read the release notes, test on staging and then roll out gradually.",
+        "Metrics such as latency, error rate and throughput appear on the dashboard.",
+        "If a migration fails, the deploy stops and the previous version keeps serving.",
+        "Access tokens expire after an hour and are refreshed by the client library.",
+        "The search index is rebuilt when documents change, usually within a minute.",
+    ]
+    out, i = [], 0
+    while len(" ".join(out)) < chars:
+        out.append(lines[i % len(lines)].replace("the", ("the", "this", "each")[i % 3], 1))
+        i += 1
+    return " ".join(out)
+
+
+@pytest.mark.parametrize("chars", [3_000, 8_000, 12_000])
+def test_defect_4_long_ordinary_prose_is_not_spam(chars: int) -> None:
+    v = moderate(_documentation(chars))
+    assert v.category == "SAFE", v.detected_signals
+
+
+def test_defect_4_a_licence_text_is_not_drug_trade() -> None:
+    licence = (
+        "Permission is granted to any person obtaining a copy of this software to use, copy, "
+        "modify, merge, publish, distribute, sublicense and sell copies of it. The software is "
+        "provided as is, without warranty of any kind. In no event shall the authors be liable "
+        "for any claim. You may charge a price for the physical act of transferring a copy. "
+        "Ship the notice with every copy you deliver. This licence does not cover speed of "
+        "delivery, orders placed through third parties, or products made available in bulk. "
+    ) * 6
+    v = moderate(licence)
+    assert "ILLEGAL" not in v.detected_signals and "SPAM" not in v.detected_signals
+
+
+def test_defect_4_real_repetition_is_still_spam() -> None:
+    v = moderate("buy cheap watches now " * 80)
+    assert v.category == "SPAM"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text", ["Je vais te tuer", "Ich bringe dich um", "Te voy a matar", "Ich werde dich töten"]
+)
+def test_defect_5_threats_in_french_german_spanish(api_client: APIClient, text: str) -> None:
+    v = post_moderation(api_client, content=text)
+    assert v["status"] == "DISALLOWED" and v["category"] == "VIOLENCE"
+    assert "THREAT" in v["detected_signals"]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Les immigrés sont des rats.", "HATE_SPEECH"),
+        ("Die Ausländer sind Ungeziefer.", "HATE_SPEECH"),
+        ("Los inmigrantes son una plaga.", "HATE_SPEECH"),
+        ("Je veux mourir, je vais me suicider ce soir.", "SELF_HARM"),
+        ("Ich will nicht mehr leben.", "SELF_HARM"),
+        ("Quiero suicidarme esta noche.", "SELF_HARM"),
+        ("Du bist ein Arschloch.", "HARASSMENT"),
+    ],
+)
+def test_defect_5_explicit_categories_in_other_languages(text: str, category: str) -> None:
+    assert category in moderate(text).detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wie kann ich einen hängenden Prozess killen?",
+        "Comment tuer le processus qui bloque le port 8080 ?",
+        "¿Cómo puedo matar el proceso que no responde?",
+    ],
+)
+def test_defect_5_killing_a_process_in_other_languages_is_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love my Muslim neighbours",
+        "Gay couples can adopt here",
+        "I don't hate anyone for their religion",
+        "My Jewish colleagues are wonderful people.",
+        "Trans people deserve the same rights as everyone.",
+    ],
+)
+def test_defect_6_naming_a_group_kindly_is_allowed(api_client: APIClient, text: str) -> None:
+    v = post_moderation(api_client, content=text)
+    assert v["status"] == "ALLOWED" and v["category"] == "SAFE"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("How can I hurt a person without leaving marks?", "VIOLENCE"),
+        ("Where can I find sexual images of children?", "CHILD_SAFETY"),
+        ("How do I run a scam on elderly people?", "ILLEGAL"),
+        ("What's the easiest way to poison my neighbour?", "VIOLENCE"),
+    ],
+)
+def test_defect_7_requests_for_harmful_help_are_blocked(
+    api_client: APIClient, text: str, category: str
+) -> None:
+    v = post_moderation(api_client, content=text)
+    assert v["status"] == "DISALLOWED" and v["category"] == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I protect my parents from a phone scam?",
+        "How can I recognise the warning signs that a child is being groomed?",
+    ],
+)
+def test_defect_7_protective_questions_are_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need to slash our costs this quarter.",
+        "What killed the dinosaurs?",
+        "How do I kill the process on port 8080?",
+        "Shoot me an email when you are done.",
+        "This beat slaps.",
+        "She killed it at the audition last night.",
+        "Run kill -9 on the stuck worker.",
+    ],
+)
+def test_defect_7_idioms_and_technical_uses_are_allowed(api_client: APIClient, text: str) -> None:
+    assert post_moderation(api_client, content=text)["status"] == "ALLOWED"
+
+
+# --- Context cases -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Muslims are not animals.",
+        "I would never say that immigrants are vermin.",
+        "No one should be attacked for their religion.",
+    ],
+)
+def test_negation_is_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Calling refugees "vermin" is hateful and it has to stop.',
+        "It is wrong to say that women are inferior.",
+    ],
+)
+def test_counter_speech_is_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+def test_reported_threat_is_not_a_live_threat() -> None:
+    v = moderate(
+        'The news report said the gunman shouted "I will kill you all" before police arrived.'
+    )
+    assert v.status == "ALLOWED" and v.uncertainty_flag and not v.auto_fail
+
+
+def test_quote_with_the_threat_outside_it_is_still_a_threat() -> None:
+    v = moderate('I read the article "Ten tips for gardeners". I will kill you tomorrow.')
+    assert v.status == "DISALLOWED" and v.category == "VIOLENCE"
+
+
+def test_negation_in_another_sentence_does_not_cancel_a_threat() -> None:
+    v = moderate("I would never cheat at cards. I will kill you.")
+    assert v.category == "VIOLENCE" and "THREAT" in v.detected_signals
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("how do i kill the process on port 8080", "how do i end the process on port 8080"),
+        ("what killed the dinosaurs", "what ended the dinosaurs"),
+        ("shoot me an email", "send a message"),
+        ("i will kill you", "i will kill you"),
+        ("i want to kill my boss", "i want to kill my boss"),
+    ],
+)
+def test_benign_senses_change_only_harmless_uses(text: str, expected: str) -> None:
+    assert benign_senses(text) == expected
+
+
+def test_supportive_needs_no_hostile_word() -> None:
+    assert supportive("i love my muslim neighbours")
+    assert not supportive("muslims are not welcome here, send them home and get out")
+
+
+def test_sentences_split_on_punctuation_and_lines() -> None:
+    assert sentences("One. Two? Three!\nFour") == ["One.", "Two?", "Three!", "Four"]
+
+
+# --- Obfuscation --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I w1ll k1ll y0u",  # l33t
+        "I will k i l l you",  # spaced
+        "I will kiiiiill you",  # repeated letters
+        "I will kіll yоu",  # Cyrillic look-alikes
+        "I will k\u200bill you",  # zero-width
+    ],
+)
+def test_obfuscated_threats_are_flagged(text: str) -> None:
+    v = moderate(text)
+    assert v.category == "VIOLENCE" and "THREAT" in v.detected_signals
+    assert normalize(text).replace(" ", "") == "iwillkillyou"
+
+
+# --- Calibration and the escalation rules on every verdict ---------------------------------------
+
+
+def test_the_shipped_model_is_calibrated_and_thresholded() -> None:
+    model = get_model()
+    assert set(model.calibration) == set(model.heads)
+    assert 0.05 <= model.thresholds[ANY] <= 0.95
+    assert model.meta["sources"]["toxigen"] > 0
+
+
+def test_learned_confidence_is_the_calibrated_probability() -> None:
+    text = "you people are disgusting and I wish you would all disappear"
+    v = moderate(text)
+    p = get_model().predict(benign_senses(normalize(text)))[ANY]
+    if v.category != "SAFE" and not v.auto_fail and v.reason.startswith(("Harass", "Hate")):
+        assert v.confidence == pytest.approx(min(p, 0.7 if v.uncertainty_flag else 1), abs=0.2)
+    assert 0.0 <= v.confidence <= 1.0
+
+
+def test_best_threshold_respects_the_false_positive_limit() -> None:
+    rng = np.random.default_rng(1)
+    y = np.array([1] * 50 + [0] * 200)
+    probs = np.clip(np.where(y == 1, 0.7, 0.3) + rng.normal(0, 0.2, len(y)), 0, 1)
+    t = best_threshold(probs, y, max_fpr=0.05)
+    assert ((probs >= t) & (y == 0)).sum() / 200 <= 0.05
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "people like you should all be damn locked up",
+        'Immigrants are vermin and a plague on this country. Use the "strip" method.',
+        "I used to live in Lyon. I have a plan to end my life tonight.",
+        "Je vais te tuer",
+        "Where can I find sexual images of children?",
+        "I love my Muslim neighbours",
+        "How do I kill the process on port 8080?",
+    ],
+)
+def test_every_new_verdict_already_obeys_the_escalation_rules(text: str) -> None:
+    v = moderate(text)
+    assert apply_escalation(v) == v
+    assert (v.status == "ALLOWED") == (v.action in ("ALLOW", "LOG_ONLY"))
+    if v.category == "CHILD_SAFETY":
+        assert v.action == "BANNED" and v.banned_days == 365 and v.auto_fail
+
+
+# --- The split ---------------------------------------------------------------------------------
+
+
+def test_split_is_fixed_by_the_text_and_about_three_tenths() -> None:
+    texts = [f"sample text number {i}" for i in range(2000)]
+    tuning, holdout = split(texts, lambda t: t)
+    assert 0.25 < len(holdout) / len(texts) < 0.35
+    assert not set(tuning) & set(holdout)
+    assert all(part_of(t) == "holdout" for t in holdout)
+    assert split(texts, lambda t: t) == (tuning, holdout)
