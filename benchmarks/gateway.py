@@ -56,7 +56,7 @@ LITELLM_VENV = BENCH_DIR / ".litellm-venv"
 LITELLM_REQUIREMENT = "litellm[proxy]==1.106.2"
 
 PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-PG_DATABASE = "nova_bench"
+PG_DATABASE = os.environ.get("BENCH_PG_DATABASE", "nova_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
 MODEL_ID = "bench-fake"
 UPSTREAM_MODEL = "fake"

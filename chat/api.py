@@ -3,7 +3,8 @@
 Under daphne the gateway answers every chat-completion POST before Django sees it; these views
 serve the same URLs for the test client and any server without the gateway, by calling the
 same :func:`chat.pipeline.serve`, their database work in the caller's thread. They also answer
-OPTIONS and wrong methods (405) and document the endpoints in the OpenAPI schema.
+OPTIONS and wrong methods (405) and document the endpoints in the OpenAPI schema. The models
+endpoints are in ``chat.models_api``.
 """
 
 from __future__ import annotations
@@ -14,18 +15,12 @@ from asgiref.sync import async_to_sync
 from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chat.pipeline import serve
-from chat.serializers import (
-    ChatCompletionRequestSerializer,
-    ChatCompletionResponseSerializer,
-    ModelListSerializer,
-)
+from chat.serializers import ChatCompletionRequestSerializer, ChatCompletionResponseSerializer
 from core.asyncdb import in_caller_thread
 from core.schema import error_responses
-from llm.catalog import get_catalog
 
 CHAT_EXAMPLE = OpenApiExample(
     "Persona chat",
@@ -72,28 +67,3 @@ class PersonaChatCompletionsView(ChatCompletionsView):
     """Persona chat (POST /v1/agents/chat/completions): persona_id is required."""
 
     persona_required = True
-
-
-class ModelListView(APIView):
-    @extend_schema(responses={200: ModelListSerializer, **error_responses(401, 429)})
-    def get(self, request: Request) -> Response:
-        return Response(
-            {
-                "object": "list",
-                "data": [
-                    {
-                        "id": model.id,
-                        "object": "model",
-                        "context_window": model.context_window,
-                        "pricing": {
-                            "input_per_mtok": str(model.input_price_per_mtok),
-                            "output_per_mtok": str(model.output_price_per_mtok),
-                            "currency": "USD",
-                        },
-                        "vision": model.vision,
-                        "reasoning": model.reasoning,
-                    }
-                    for model in get_catalog()
-                ],
-            }
-        )

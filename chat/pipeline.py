@@ -45,10 +45,19 @@ from rest_framework.request import Request
 from accounts.auth import Alongside, authenticate_key_with, parse_bearer, touch_last_used
 from accounts.models import ApiKey, User
 from billing.models import Hold
-from billing.money import usage_cost
+from billing.money import QUANTUM, usage_cost
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold
+from chat.guard import (
+    CONTENT_FILTER,
+    ChatGuard,
+    StreamGuard,
+    chat_guard,
+    check_input,
+    check_reply,
+    record_findings,
+)
 from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
-from chat.serializers import ChatCompletionRequestSerializer
+from chat.serializers import ChatCompletionRequestSerializer, requested_persona_id
 from conversations.models import Conversation
 from conversations.selectors import continued_conversation, conversation_history
 from conversations.services import save_turn
@@ -74,7 +83,15 @@ from core.text import (
 )
 from llm import router
 from llm.catalog import ModelSpec, get_catalog
-from llm.types import SAMPLING_FIELDS, Finish, GenerationRequest, Grounding, Usage
+from llm.types import (
+    PASSTHROUGH_FIELDS,
+    Choice,
+    Delta,
+    Finish,
+    GenerationRequest,
+    Grounding,
+    Usage,
+)
 from personas.models import Persona
 
 logger = logging.getLogger(__name__)
@@ -112,8 +129,12 @@ class ChatContext:
     # The prompt's size in Nova's tokenizer, as checked against the context window.
     prompt_tokens: int = 0
     stream: bool = False
+    # How many choices the request asked for (``n``).
+    choices: int = 1
     include_usage: bool = False
     exclude_reasoning: bool = False
+    # The chat guard (chat.guard), None when neither the key nor the persona asks for it.
+    guard: ChatGuard | None = None
     completion_id: str = field(default_factory=lambda: "chatcmpl-" + secrets.token_urlsafe(18))
     created: int = field(default_factory=lambda: int(time.time()))
 
@@ -176,7 +197,8 @@ def admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         body = _request_data(request)
     except ApiError as exc:
         body, body_error = None, exc
-    persona_pk = parse_id(body.get("persona_id")) if isinstance(body, dict) else None
+    # persona_id, or a model "persona/<id>": either way the persona's row comes with the key.
+    persona_pk = requested_persona_id(body)
     read = authenticate_key_with(
         raw_key,
         alongside=Alongside(Persona, persona_pk, PersonaAccess.FIELDS)
@@ -222,6 +244,35 @@ def _check_vision(model: ModelSpec, messages: list[dict[str, Any]]) -> None:
         raise InvalidRequest(f"The model '{model.id}' does not accept images.", param="messages")
 
 
+def _check_capabilities(model: ModelSpec, data: dict[str, Any]) -> None:
+    """Refuse what ``model`` cannot do rather than send the request without it (400)."""
+    if not model.tools:
+        if data.get("tools"):
+            raise InvalidRequest(f"The model '{model.id}' does not take tools.", param="tools")
+        for i, message in enumerate(data["messages"]):
+            if message["role"] == "tool" or message.get("tool_calls"):
+                raise InvalidRequest(
+                    f"The model '{model.id}' does not take tools, nor tool calls and results "
+                    "in the messages.",
+                    param=f"messages[{i}]",
+                )
+    response_format = data.get("response_format") or {"type": "text"}
+    if not model.structured_outputs and response_format["type"] != "text":
+        raise InvalidRequest(
+            f"The model '{model.id}' does not take a response_format other than text.",
+            param="response_format",
+        )
+    if model.provider == "local" and data.get("n", 1) > 1:
+        raise InvalidRequest(
+            f"The model '{model.id}' gives one choice per request: n must be 1.", param="n"
+        )
+
+
+def _check_model(model: ModelSpec, data: dict[str, Any]) -> None:
+    _check_vision(model, data["messages"])
+    _check_capabilities(model, data)
+
+
 def _resolve_model(model_id: str | None, persona: Persona | None) -> ModelSpec:
     catalog = get_catalog()
     chosen = model_id or (persona.default_model if persona else None)
@@ -263,7 +314,7 @@ def prepare_chat(
     new_messages: list[dict[str, Any]] = data["messages"]
     explicit = _resolve_model(data["model"], None) if data.get("model") is not None else None
     if explicit is not None:
-        _check_vision(explicit, new_messages)
+        _check_model(explicit, data)
     if "conversation_id" in data and not save:
         raise InvalidRequest(
             "conversation_id needs Detailed Logging: this key's chats are not saved.",
@@ -274,7 +325,7 @@ def prepare_chat(
     if persona_id is not None:
         persona, snapshot = persona_for_chat(user, persona_id, access=persona_access)
     model = explicit or _resolve_model(None, persona)
-    _check_vision(model, new_messages)
+    _check_model(model, data)
     conversation = None
     history: list[dict[str, Any]] = []
     if data.get("conversation_id") is not None:
@@ -298,9 +349,14 @@ def prepare_chat(
             snapshot.grounding if persona.is_owned_by(user.pk) else snapshot.shared_grounding
         )
         stored_system_prompt = _persona_system_message(persona, user, prompt)
-    prompt_tokens = _prompt_tokens(model, snapshot, system, [*history, *new_messages])
+    prompt_tokens = _prompt_tokens(model, snapshot, system, [*history, *new_messages], data)
+    # The input guard: after every 400 and 404, before the hold (a blocked message is a 400
+    # that places no hold, generates nothing and charges nothing).
+    guard = chat_guard(user, api_key, persona)
+    if guard is not None and guard.input:
+        check_input(guard, new_messages, conversation=conversation)
 
-    params = {name: data[name] for name in SAMPLING_FIELDS if name in data}
+    params = {name: data[name] for name in PASSTHROUGH_FIELDS if name in data}
     if "temperature" not in params and persona is not None:
         params["temperature"] = persona.default_temperature
     reasoning = data.get("reasoning") or {}
@@ -311,16 +367,18 @@ def prepare_chat(
         grounding=grounding,
     )
     # Last, after every other check (a 402 comes after any 400 and 404): hold the most
-    # this request can cost, from its prompt and max_tokens or the rest of the context window.
+    # this request can cost, from its prompt and max_tokens (or max_completion_tokens) or the
+    # rest of the context window, for each of its n choices.
     max_completion = model.context_window - prompt_tokens
-    if data.get("max_tokens") is not None:
-        max_completion = min(max_completion, data["max_tokens"])
+    limit = data.get("max_tokens", data.get("max_completion_tokens"))
+    if limit is not None:
+        max_completion = min(max_completion, limit)
     hold = place_hold(
         user=user,
         api_key=api_key,
         model_id=model.id,
         persona=persona,
-        amount=usage_cost(model, prompt_tokens, max_completion),
+        amount=usage_cost(model, prompt_tokens, max_completion * data.get("n", 1)),
     )
     return ChatContext(
         user=user,
@@ -336,8 +394,10 @@ def prepare_chat(
         conversation=conversation,
         stored_system_prompt=stored_system_prompt,
         stream=bool(data.get("stream")),
+        choices=data.get("n", 1),
         include_usage=bool((data.get("stream_options") or {}).get("include_usage")),
         exclude_reasoning=bool(reasoning.get("exclude")),
+        guard=guard,
     )
 
 
@@ -357,22 +417,35 @@ def _context_exceeded(model: ModelSpec, tokens: int | None) -> InvalidRequest:
     )
 
 
+def _tool_text(messages: list[dict[str, Any]], data: dict[str, Any]) -> str:
+    """What the prompt holds beyond the messages' content: the tools' definitions and the
+    calls of earlier assistant messages, as the JSON the model is sent."""
+    pieces = [json.dumps(data["tools"])] if data.get("tools") else []
+    pieces += [json.dumps(m["tool_calls"]) for m in messages if m.get("tool_calls")]
+    return "\n".join(pieces)
+
+
 def _prompt_tokens(
     model: ModelSpec,
     snapshot: PersonaSnapshot | None,
     system: list[dict[str, Any]],
     rest: list[dict[str, Any]],
+    data: dict[str, Any],
 ) -> int:
     """The prompt's tokens; 400 ``context_length_exceeded`` when they leave no room for a reply.
 
     The persona's system prompt is counted once per rendering (``PersonaSnapshot``), the rest
-    on every request, after a character bound that needs no tokenizer.
+    on every request, after a character bound that needs no tokenizer. Tool definitions and
+    earlier tool calls count as text.
     """
-    if sum(len(message_text(m["content"])) for m in rest) > (
+    tool_text = _tool_text(rest, data)
+    if len(tool_text) + sum(len(message_text(m.get("content"))) for m in rest) > (
         model.context_window * MAX_CHARS_PER_TOKEN
     ):
         raise _context_exceeded(model, None)
     tokens = count_message_tokens(rest) if rest else REPLY_PRIMING_TOKENS
+    if tool_text:
+        tokens += count_tokens(tool_text)
     if system:
         prompt = system[0]["content"]
         tokens += MESSAGE_OVERHEAD_TOKENS + (
@@ -397,16 +470,26 @@ async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:
     if completion.model is not None:
         # A fallback model answered: it is named in the response and sets the price.
         ctx.model = completion.model
+    if ctx.guard is not None and ctx.guard.output:
+        # Every choice is read whole; a blocked one keeps the text before its blocked window.
+        try:
+            for choice in completion.choices:
+                await check_reply(ctx.guard, choice)
+        except BaseException:
+            # The tokens were generated: charged, with nothing of the reply saved or sent.
+            await _settle(ctx, content="", usage=completion.usage, completed=False, db=db)
+            raise
+    # With n > 1 the first choice is the reply saved; usage covers every choice.
+    first = completion.choices[0]
     outcome = await _settle(
-        ctx, content=completion.content, usage=completion.usage, completed=True, db=db
-    )
-    return completion_body(
         ctx,
         content=completion.content,
-        reasoning=completion.reasoning,
-        finish_reason=completion.finish_reason,
-        outcome=outcome,
+        tool_calls=first.tool_calls or None,
+        usage=completion.usage,
+        completed=True,
+        db=db,
     )
+    return completion_body(ctx, choices=completion.choices, outcome=outcome)
 
 
 DONE = b"data: [DONE]\n\n"
@@ -416,14 +499,70 @@ def _event(payload: Any) -> bytes:
     return b"data: " + json.dumps(payload, separators=(",", ":")).encode() + b"\n\n"
 
 
-def _chunk(ctx: ChatContext, delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
+def _chunk(
+    ctx: ChatContext,
+    delta: dict[str, Any],
+    finish_reason: str | None,
+    *,
+    index: int = 0,
+    logprobs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    choice: dict[str, Any] = {"index": index, "delta": delta}
+    if logprobs is not None:
+        choice["logprobs"] = logprobs
+    choice["finish_reason"] = finish_reason
     return {
         "id": ctx.completion_id,
         "object": "chat.completion.chunk",
         "created": ctx.created,
         "model": ctx.model.id,
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        "choices": [choice],
     }
+
+
+class _StreamedChoice:
+    """What one choice of a stream produced so far: its text and its tool calls, assembled
+    from the fragments (OpenAI sends a call's id and name once, its arguments in pieces)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+
+    def add(self, delta: Delta) -> None:
+        if delta.content:
+            self.parts.append(delta.content)
+        for fragment in delta.tool_calls or ():
+            if not isinstance(fragment, dict):
+                continue
+            position = fragment.get("index")
+            key = position if isinstance(position, int) else len(self.calls)
+            call = self.calls.setdefault(
+                key, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+            )
+            if isinstance(fragment.get("id"), str):
+                call["id"] = fragment["id"]
+            function = fragment.get("function")
+            if isinstance(function, dict):
+                if isinstance(function.get("name"), str):
+                    call["function"]["name"] += function["name"]
+                if isinstance(function.get("arguments"), str):
+                    call["function"]["arguments"] += function["arguments"]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]] | None:
+        return [self.calls[key] for key in sorted(self.calls)] or None
+
+    @property
+    def generated(self) -> str:
+        """Everything the model wrote in this choice: its text and its calls."""
+        calls = [
+            call["function"]["name"] + call["function"]["arguments"] for call in self.calls.values()
+        ]
+        return "\n".join([self.text, *calls])
 
 
 async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[bytes, None]:
@@ -444,34 +583,71 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         raise
     # A fallback model may be answering: it names the chunks and sets the price.
     ctx.model = opened.model
-    yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None))
-    parts: list[str] = []
+    streamed: dict[int, _StreamedChoice] = {}
+    # The output guard holds each choice's text until its window is moderated (chat.guard).
+    guarded = (
+        StreamGuard(ctx.guard, choices=ctx.choices)
+        if ctx.guard is not None and ctx.guard.output
+        else None
+    )
     finish: Finish | None = None
     error: ApiError | None = None
     outcome: ChatOutcome | None = None
     try:
+        # Entered before the first yield: a client gone at the role chunk still closes the
+        # provider's stream (and the router's in-flight count) and gives the hold back.
         async with aclosing(opened.events) as events:  # type: ignore[type-var]
+            # One role chunk per choice, as OpenAI sends them.
+            for index in range(ctx.choices):
+                yield _event(_chunk(ctx, {"role": "assistant", "content": ""}, None, index=index))
             async for event in events:
                 if isinstance(event, Finish):
                     finish = event
                     continue
+                streamed.setdefault(event.index, _StreamedChoice()).add(event)
                 delta: dict[str, Any] = {}
                 if event.content:
-                    parts.append(event.content)
                     delta["content"] = event.content
                 if event.reasoning and not ctx.exclude_reasoning:
                     delta["reasoning_content"] = event.reasoning
-                if delta:
-                    yield _event(_chunk(ctx, delta, None))
+                if event.tool_calls:
+                    # Relayed as the provider sent them, each fragment with its index.
+                    delta["tool_calls"] = event.tool_calls
+                if guarded is not None:
+                    chunk = (
+                        _chunk(ctx, delta, None, index=event.index, logprobs=event.logprobs)
+                        if delta or event.logprobs is not None
+                        else None
+                    )
+                    for released in await guarded.feed(event.index, event.content, chunk):
+                        yield _event(released)
+                    if guarded.all_blocked:
+                        break  # leaving the block closes the provider's stream
+                    continue
+                if delta or event.logprobs is not None:
+                    yield _event(
+                        _chunk(ctx, delta, None, index=event.index, logprobs=event.logprobs)
+                    )
+            if guarded is not None and not guarded.all_blocked:
+                # The final check: whatever each choice still holds.
+                for released in await guarded.finish():
+                    yield _event(released)
     except ApiError as exc:
         error = exc
     finally:
-        text = "".join(parts)
-        usage = finish.usage if finish is not None else estimated_usage(ctx, text)
+        first = streamed.get(0, _StreamedChoice())
+        # What the client received is what is saved: a guarded choice's released text.
+        content = first.text if guarded is None else guarded.text(0)
+        usage = (
+            finish.usage
+            if finish is not None
+            else estimated_usage(ctx, *(choice.generated for choice in streamed.values()))
+        )
         try:
             outcome = await _settle(
                 ctx,
-                content=text,
+                content=content,
+                tool_calls=first.tool_calls if guarded is None or 0 not in guarded.blocked else None,
                 usage=usage,
                 completed=finish is not None and error is None,
                 db=db,
@@ -479,22 +655,27 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         except Exception:
             logger.exception("could not record a streamed chat")
             error = error or ServerError(SERVER_ERROR_MESSAGE)
-    if error is not None or finish is None or outcome is None:
+    filtered = guarded.blocked if guarded is not None else frozenset()
+    # A stream the guard stopped has no Finish of the provider's: it ended as asked.
+    stopped = guarded is not None and guarded.all_blocked
+    if error is not None or (finish is None and not stopped) or outcome is None:
         failure = error or ServerError(SERVER_ERROR_MESSAGE)
         yield _event(failure.envelope())
         yield DONE
         return
-    last = _chunk(ctx, {}, finish.finish_reason)
-    last["conversation_id"] = outcome.conversation_id
-    yield _event(last)
+    default_reason = finish.finish_reason if finish is not None else CONTENT_FILTER
+    reasons = dict(finish.finish_reasons or {0: finish.finish_reason}) if finish else {}
+    reasons.update(dict.fromkeys(filtered, CONTENT_FILTER))
+    indexes = sorted(set(range(ctx.choices)) | set(reasons))
+    for position, index in enumerate(indexes):
+        last = _chunk(ctx, {}, reasons.get(index, default_reason), index=index)
+        if position == len(indexes) - 1:
+            last["conversation_id"] = outcome.conversation_id
+        yield _event(last)
     if ctx.include_usage:
         usage_chunk = _chunk(ctx, {}, None)
         usage_chunk["choices"] = []
-        usage_chunk["usage"] = {
-            "prompt_tokens": outcome.usage.prompt_tokens,
-            "completion_tokens": outcome.usage.completion_tokens,
-            "total_tokens": outcome.usage.total_tokens,
-        }
+        usage_chunk["usage"] = usage_body(outcome)
         usage_chunk.update(context_numbers(ctx.model, outcome.usage))
         usage_chunk["conversation_id"] = outcome.conversation_id
         yield _event(usage_chunk)
@@ -534,11 +715,12 @@ def sse_response(ctx: ChatContext, *, db: DbExecutor, committed: bool) -> Stream
 # --- 4. Finish ---
 
 
-def estimated_usage(ctx: ChatContext, completion_text: str) -> Usage:
-    """Usage counted with Nova's tokenizer, for streams that ended before the provider said."""
+def estimated_usage(ctx: ChatContext, *completions: str) -> Usage:
+    """Usage counted with Nova's tokenizer, for streams that ended before the provider said:
+    ``completions`` is what each choice generated (its text and its tool calls)."""
     return Usage(
         prompt_tokens=ctx.prompt_tokens,
-        completion_tokens=count_tokens(completion_text),
+        completion_tokens=sum(count_tokens(text) for text in completions),
     )
 
 
@@ -548,12 +730,14 @@ def finish_chat(
     content: str,
     usage: Usage,
     completed: bool,
+    tool_calls: list[dict[str, Any]] | None = None,
 ) -> ChatOutcome:
     """Save the turn (when logging) and charge its exact cost, in one transaction.
 
     `completed` is False when generation failed or the client left mid-stream; the partial
     reply is still saved and charged for what was generated. A request that produced no
-    tokens is neither charged nor saved (docs/billing.md).
+    tokens is neither charged nor saved (docs/billing.md). ``tool_calls``: the reply's calls
+    of the request's tools, saved with it.
     """
     if not completed and usage.completion_tokens == 0:
         if ctx.hold is not None:
@@ -574,6 +758,7 @@ def finish_chat(
                     new_messages=ctx.new_messages,
                     system_prompt=ctx.stored_system_prompt,
                     reply=content,
+                    reply_tool_calls=tool_calls or None,
                     prompt_tokens=usage.prompt_tokens,
                     completion_tokens=usage.completion_tokens,
                 )
@@ -615,41 +800,53 @@ def context_numbers(model: ModelSpec, usage: Usage) -> dict[str, int]:
     }
 
 
+def usage_body(outcome: ChatOutcome) -> dict[str, Any]:
+    """OpenAI's usage, plus ``cost``: what the request was charged, in USD, as OpenRouter
+    reports it (a decimal string of 8 places)."""
+    usage = outcome.usage
+    return {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "total_tokens": usage.total_tokens,
+        "cost": f"{outcome.cost.quantize(QUANTUM):f}",
+    }
+
+
+def _choice_body(ctx: ChatContext, choice: Choice) -> dict[str, Any]:
+    tool_calls = choice.tool_calls or None
+    content = choice.content
+    if tool_calls is not None and not content:
+        content = None  # only tool calls, as OpenAI answers them
+    elif content is None:
+        content = ""
+    reasoning = choice.reasoning
+    return {
+        "index": choice.index,
+        "message": {
+            "role": "assistant",
+            "content": content,
+            "tool_calls": tool_calls,
+            "reasoning_content": None if ctx.exclude_reasoning else (reasoning or None),
+        },
+        "logprobs": choice.logprobs,
+        "finish_reason": choice.finish_reason,
+    }
+
+
 def completion_body(
-    ctx: ChatContext,
-    *,
-    content: str,
-    reasoning: str | None,
-    finish_reason: str,
-    outcome: ChatOutcome,
+    ctx: ChatContext, *, choices: list[Choice], outcome: ChatOutcome
 ) -> dict[str, Any]:
     """The non-streamed response: OpenAI's chat.completion, plus Nova's context numbers,
     persona and conversation_id (docs/api.md, Chat completions)."""
-    usage = outcome.usage
     return {
         "id": ctx.completion_id,
         "object": "chat.completion",
         "created": ctx.created,
         "model": ctx.model.id,
-        **context_numbers(ctx.model, usage),
+        **context_numbers(ctx.model, outcome.usage),
         "persona": persona_summary(ctx.persona),
-        "choices": [
-            {
-                "index": 0,
-                "message": {
-                    "role": "assistant",
-                    "content": content,
-                    "tool_calls": None,
-                    "reasoning_content": None if ctx.exclude_reasoning else (reasoning or None),
-                },
-                "finish_reason": finish_reason,
-            }
-        ],
-        "usage": {
-            "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens,
-            "total_tokens": usage.total_tokens,
-        },
+        "choices": [_choice_body(ctx, choice) for choice in choices],
+        "usage": usage_body(outcome),
         "conversation_id": outcome.conversation_id,
     }
 
@@ -689,26 +886,41 @@ def _keep(future: asyncio.Future[Any]) -> asyncio.Future[Any]:
 
 
 async def _settle(
-    ctx: ChatContext, *, content: str, usage: Usage, completed: bool, db: DbExecutor
+    ctx: ChatContext,
+    *,
+    content: str,
+    tool_calls: list[dict[str, Any]] | None = None,
+    usage: Usage,
+    completed: bool,
+    db: DbExecutor,
 ) -> ChatOutcome:
     """``finish_chat`` (save and charge), shielded from the caller's cancellation.
 
     Raises what ``finish_chat`` raised when the database failed, after keeping the turn in a
     pending-charge record that is retried in the background.
     """
-    task = _keep(asyncio.ensure_future(_record(ctx, content, usage, completed, db)))
+    task = _keep(asyncio.ensure_future(_record(ctx, content, tool_calls, usage, completed, db)))
     return await asyncio.shield(task)
 
 
 async def _record(
-    ctx: ChatContext, content: str, usage: Usage, completed: bool, db: DbExecutor
+    ctx: ChatContext,
+    content: str,
+    tool_calls: list[dict[str, Any]] | None,
+    usage: Usage,
+    completed: bool,
+    db: DbExecutor,
 ) -> ChatOutcome:
     try:
-        return await db(finish_chat)(ctx, content=content, usage=usage, completed=completed)
+        return await db(finish_chat)(
+            ctx, content=content, tool_calls=tool_calls, usage=usage, completed=completed
+        )
     except Exception:
         if ctx.hold is None:
             raise
-        path = _write_record(ctx, content=content, usage=usage, completed=completed)
+        path = _write_record(
+            ctx, content=content, tool_calls=tool_calls, usage=usage, completed=completed
+        )
         logger.exception("could not record a chat: kept in %s and retried", path)
         _keep(asyncio.ensure_future(_retry(path, db)))
         raise
@@ -752,7 +964,28 @@ def _directory() -> Path:
     return path
 
 
-def _write_record(ctx: ChatContext, *, content: str, usage: Usage, completed: bool) -> Path:
+def _recorded_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A new message as a pending-charge record keeps it: its text as stored (images as
+    placeholders), and its tool call id or tool calls."""
+    content = message.get("content")
+    kept: dict[str, Any] = {
+        "role": message["role"],
+        "content": None if content is None else message_text(content),
+    }
+    for name in ("tool_call_id", "tool_calls"):
+        if name in message:
+            kept[name] = message[name]
+    return kept
+
+
+def _write_record(
+    ctx: ChatContext,
+    *,
+    content: str,
+    tool_calls: list[dict[str, Any]] | None = None,
+    usage: Usage,
+    completed: bool,
+) -> Path:
     assert ctx.hold is not None
     data = {
         "hold_id": ctx.hold.pk,
@@ -765,10 +998,9 @@ def _write_record(ctx: ChatContext, *, content: str, usage: Usage, completed: bo
         "save": ctx.save,
         "mode": ctx.mode,
         "stored_system_prompt": ctx.stored_system_prompt,
-        "new_messages": [
-            {"role": m["role"], "content": message_text(m["content"])} for m in ctx.new_messages
-        ],
+        "new_messages": [_recorded_message(m) for m in ctx.new_messages],
         "content": content,
+        "tool_calls": tool_calls or None,
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
         "completed": completed,
@@ -820,6 +1052,7 @@ def replay_record(path: Path) -> bool:
             finish_chat(
                 ctx,
                 content=data["content"],
+                tool_calls=data.get("tool_calls"),
                 usage=Usage(data["prompt_tokens"], data["completion_tokens"]),
                 completed=data["completed"],
             )

@@ -2,12 +2,15 @@
 
 Session auth and CSRF instead of a key; the same serializer and pipeline (``chat.pipeline``) as
 the API. Web conversations are saved with mode `personal` (own persona), `agents` (anyone else's
-persona) or `chat` (a plain model) and can be continued.
+persona) or `chat` (a plain model) and can be continued. A chat may carry a tools definition
+(OpenAI's ``tools`` array, typed as JSON text in the page), checked by the API's rules; the
+model's tool calls stream back as the API streams them.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -26,11 +29,84 @@ from chat.serializers import ChatCompletionRequestSerializer
 from conversations.models import Conversation, Message
 from core.asyncdb import in_caller_thread
 from core.errors import ApiError, InvalidRequest, error_response, known_error
-from core.parsers import check_json_depth
+from core.parsers import MAX_JSON_DEPTH, check_json_depth
 from llm.catalog import get_catalog
 from personas.selectors import personas_visible_to
 
 WEB_MODES = (Conversation.Mode.CHAT, Conversation.Mode.AGENTS, Conversation.Mode.PERSONAL)
+
+
+@dataclass(frozen=True)
+class _ToolCallView:
+    id: str
+    name: str
+    arguments: str  # pretty-printed when it is JSON; plain text for the template to escape
+
+
+@dataclass(frozen=True)
+class _TurnView:
+    """A saved message as the playground's transcript shows it."""
+
+    role: str
+    content: str
+    tool_calls: list[_ToolCallView]
+    tool_call_id: str
+
+
+def _pretty_json(text: str) -> str:
+    """JSON text indented for reading; anything that does not parse, as it is."""
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _turn_view(message: Message) -> _TurnView:
+    calls = message.tool_calls if isinstance(message.tool_calls, list) else []
+    views = []
+    for call in calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        function = function if isinstance(function, dict) else {}
+        views.append(
+            _ToolCallView(
+                id=str(call.get("id", "")) if isinstance(call, dict) else "",
+                name=str(function.get("name", "")),
+                arguments=_pretty_json(str(function.get("arguments", ""))),
+            )
+        )
+    return _TurnView(
+        role=message.role,
+        content=message.content,
+        tool_calls=views,
+        tool_call_id=message.tool_call_id,
+    )
+
+
+def _tools_from_text(text: str) -> Any:
+    """The page's "Tools (JSON)" box, parsed: None when blank, else the JSON value for the
+    serializer to check as the API's ``tools``. Text that is not JSON is a 400 naming where
+    the parser stopped."""
+    if not text.strip():
+        return None
+    too_deep = InvalidRequest(
+        f"Tools (JSON) nests more than {MAX_JSON_DEPTH} levels deep.",
+        param="tools",
+        code="invalid_json",
+    )
+    try:
+        tools = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    except json.JSONDecodeError as exc:
+        raise InvalidRequest(
+            f"Tools (JSON) is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            param="tools",
+        ) from exc
+    try:
+        check_json_depth(tools)
+    except InvalidRequest:
+        raise too_deep from None
+    return tools
 
 
 def _web_conversation(user: User, conversation_id: Any) -> Conversation:
@@ -47,10 +123,11 @@ def _web_conversation(user: User, conversation_id: Any) -> Conversation:
 def playground(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     conversation = None
-    history: list[Message] = []
+    history: list[_TurnView] = []
     if request.GET.get("conversation"):
         conversation = _web_conversation(user, request.GET["conversation"])
-        history = list(conversation.messages.exclude(role=Message.Role.SYSTEM).order_by("id"))
+        messages = conversation.messages.exclude(role=Message.Role.SYSTEM).order_by("id")
+        history = [_turn_view(message) for message in messages]
     personas = list(personas_visible_to(user))
     context = {
         "personas": personas,
@@ -66,7 +143,10 @@ def playground(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def playground_chat(request: HttpRequest) -> HttpResponseBase:
-    """JSON in, SSE out: {"persona_id"?, "model"?, "message", "conversation_id"?}."""
+    """JSON in, SSE out: {"persona_id"?, "model"?, "message", "conversation_id"?, "tools"?}.
+
+    ``tools`` is OpenAI's tools array, or the page's JSON text of one (blank: no tools).
+    """
     user: User = request.user  # type: ignore[assignment]
     try:
         try:
@@ -86,6 +166,11 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
         for name in ("persona_id", "model", "conversation_id", "temperature"):
             if payload.get(name) not in (None, ""):
                 data[name] = payload[name]
+        tools = payload.get("tools")
+        if isinstance(tools, str):
+            tools = _tools_from_text(tools)
+        if tools is not None:
+            data["tools"] = tools
         serializer = ChatCompletionRequestSerializer(data=data)
         try:
             serializer.is_valid(raise_exception=True)

@@ -47,6 +47,7 @@ from core.errors import (
     UriTooLong,
     error_response,
 )
+from core.requestid import new_request_id, request_id_from_header
 
 __all__ = ["NovaHTTPChannel", "NovaHTTPFactory", "NovaWebRequest", "install_protocol"]
 
@@ -125,6 +126,8 @@ class NovaHTTPChannel(http.HTTPChannel):
             f"HTTP/1.1 {error.status} {reason_phrase(error.status).decode('ascii')}\r\n"
             "Content-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n"
+            # A request refused before its headers were read gets a new id.
+            f"X-Request-Id: {new_request_id()}\r\n"
             "Connection: close\r\n\r\n"
         )
         transport.write(head.encode("ascii") + body)
@@ -159,10 +162,17 @@ class NovaWebRequest(WebRequest):  # type: ignore[misc]
                 "headers": [
                     (b"Content-Type", b"application/json"),
                     (b"Content-Length", str(len(content)).encode("ascii")),
+                    (b"X-Request-Id", self._request_id().encode("ascii")),
                 ],
             }
         )
         self.handle_reply({"type": "http.response.body", "body": content})
+
+    def _request_id(self) -> str:
+        """The caller's valid X-Request-Id (core.requestid), else a new one."""
+        values = self.requestHeaders.getRawHeaders(b"x-request-id") or []
+        sent = values[0].decode("latin-1") if len(values) == 1 else None
+        return request_id_from_header(sent)
 
 
 def _nova_channel(factory: Any) -> Any:

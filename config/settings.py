@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 # Every request, the chat completions served by chat.gateway included (core.middleware,
 # EdgeChain): hooks only, no I/O. A middleware that must apply to the API goes here.
 EDGE_MIDDLEWARE = [
+    # First: the X-Request-Id of every response, the answers of the middleware below included.
+    "core.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.common.CommonMiddleware",  # the Host check
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -267,7 +269,11 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.schema.add_common_error_responses",
     ],
-    "ENUM_NAME_OVERRIDES": {"ReasoningEffortEnum": "chat.serializers.REASONING_EFFORTS"},
+    "ENUM_NAME_OVERRIDES": {
+        "ReasoningEffortEnum": "chat.serializers.REASONING_EFFORTS",
+        "ToolTypeEnum": "chat.serializers.TOOL_TYPES",
+        "ResponseFormatTypeEnum": "chat.serializers.RESPONSE_FORMATS",
+    },
 }
 API_KEY_HASH_SECRET: str = env.str("API_KEY_HASH_SECRET", default=SECRET_KEY)
 DEFAULT_RPM_LIMIT = env.int("DEFAULT_RPM_LIMIT", default=60)
@@ -288,8 +294,18 @@ MODERATION_MODEL: str | None = env.str("MODERATION_MODEL", default=None) or None
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Every line names the request it was written for (core.requestid), "-" outside one.
+    "filters": {"request_id": {"()": "core.requestid.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.request": {"level": "ERROR"},

@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.urls import web_urls as accounts_web_urls
+from billing.urls import api_urls as billing_api_urls
 from billing.urls import web_urls as billing_web_urls
 from chat.urls import api_urls as chat_api_urls
 from chat.urls import web_urls as chat_web_urls
@@ -15,7 +16,7 @@ from moderation.urls import api_urls as moderation_api_urls
 from personas.urls import api_urls as personas_api_urls
 from personas.urls import web_urls as personas_web_urls
 
-v1_urls = [*personas_api_urls, *chat_api_urls, *moderation_api_urls]
+v1_urls = [*personas_api_urls, *chat_api_urls, *moderation_api_urls, *billing_api_urls]
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),

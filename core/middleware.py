@@ -1,4 +1,5 @@
-"""The middleware: JSON errors and rate-limit headers on API paths, and the edge chain.
+"""The middleware: request ids, JSON errors and rate-limit headers on API paths, and the
+edge chain.
 
 ``settings.MIDDLEWARE`` is ``EDGE_MIDDLEWARE`` followed by ``SITE_MIDDLEWARE``. The edge
 middleware apply to every request, the chat completions that ``chat.gateway`` serves outside
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import Token
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
@@ -31,6 +33,13 @@ from core.errors import (
     is_pool_timeout,
 )
 from core.ratelimit import REQUEST_ATTRIBUTE
+from core.requestid import (
+    HEADER,
+    META_KEY,
+    request_id_from_header,
+    reset_request_id,
+    set_request_id,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +59,60 @@ def add_api_headers(request: HttpRequest, response: HttpResponseBase) -> HttpRes
         for name, value in state.headers().items():
             response[name] = value
     return response
+
+
+class RequestIdMiddleware:
+    """Gives every request an id (docs/api.md, Request ids): the caller's valid
+    ``X-Request-Id``, else a new one. It is ``request.request_id``, the current id for logging
+    (``core.requestid``), and the ``X-Request-Id`` header of the response, whatever answered it.
+
+    First in ``EDGE_MIDDLEWARE``, so its ``process_response`` runs last and also marks the
+    answers of the middleware after it (a refused Host, the HTTPS redirect, an error).
+
+    Under ASGI (daphne: Django's handler and ``chat.gateway`` alike) the id is set and left
+    set: each request is served in an asyncio task of its own, whose context ends with it, and
+    a streamed body is produced after the middleware returned, its log lines (the charge at
+    its end) included. Django's sync handler (the test client) serves requests one after the
+    other on one thread, so there the previous id comes back once the response is built: a
+    body streamed after that logs without it rather than under a stale one.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
+        if self.is_async:
+            return self.__acall__(request)
+        token = self._begin(request)
+        try:
+            return self.process_response(request, self.get_response(request))
+        finally:
+            reset_request_id(token)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        self._begin(request)
+        response = await self.get_response(request)
+        return self.process_response(request, response)
+
+    def process_request(self, request: HttpRequest) -> None:
+        self._begin(request)
+
+    def _begin(self, request: HttpRequest) -> Token[str | None]:
+        request_id = request_id_from_header(request.META.get(META_KEY))
+        request.request_id = request_id  # type: ignore[attr-defined]
+        return set_request_id(request_id)
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        response[HEADER] = request.request_id  # type: ignore[attr-defined]
+        return response
 
 
 class ApiErrorMiddleware:

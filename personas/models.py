@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import GreaterThan, LessThanOrEqual
 
+from accounts.models import Guard, guard_field
 from core.models import TimestampedModel
 
 if TYPE_CHECKING:
@@ -88,6 +89,9 @@ class Persona(TimestampedModel):
     default_model = models.CharField(max_length=100, default=DEFAULT_MODEL_ID)
     default_temperature = models.FloatField(default=0.7)
     is_public = models.BooleanField(default=False, db_index=True)
+    # The chat guard every chat with this persona gets, whatever the caller's key asks
+    # (the stricter of the two applies: chat.guard).
+    guard = guard_field()
     # Bumped in the same transaction as every write to the persona or its training data
     # (personas.services.bump_persona_revision): chat reads it with the persona's visibility
     # on every request and reuses a cached rendering only while it matches. It starts at a
@@ -107,6 +111,9 @@ class Persona(TimestampedModel):
             models.CheckConstraint(
                 condition=models.Q(owner__isnull=False) | models.Q(is_public=True),
                 name="persona_builtin_is_public",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(guard__in=Guard.values), name="persona_guard_valid"
             ),
         ]
 

@@ -112,7 +112,12 @@ def test_upstream_receives_sampling_fields_and_persona_prompt(
     assert fake_upstream.requests[-1].headers["authorization"] == "Bearer sk-upstream-test-key"
     body = response.json()
     assert body["model"] == "fake-gpt"
-    assert body["usage"] == {"prompt_tokens": 40, "completion_tokens": 5, "total_tokens": 45}
+    assert body["usage"] == {
+        "prompt_tokens": 40,
+        "completion_tokens": 5,
+        "total_tokens": 45,
+        "cost": "0.00005000",  # 40 x $1/M + 5 x $2/M
+    }
     assert body["choices"][0]["message"]["content"] == "Use -O2."
 
 
@@ -210,7 +215,6 @@ def test_zero_balance_is_402_without_calling_upstream(
     ("script", "status", "code"),
     [
         ({"status": 500}, 502, "upstream_error"),
-        ({"status": 429}, 502, "upstream_error"),
         ({"raw_body": "<html>not json</html>"}, 502, "upstream_error"),
         ({"hang": 5}, 504, "upstream_timeout"),
     ],
@@ -236,6 +240,22 @@ def test_upstream_failures_are_502_504_and_charge_nothing(
     assert "sk-upstream-test-key" not in response.content.decode()
     assert not UsageRecord.objects.exists()
     assert not Conversation.objects.exists()
+    assert get_balance(funded_user) == Decimal("10")
+
+
+def test_upstream_429_is_a_429_with_retry_after_and_charges_nothing(
+    funded_user: User, api_client: APIClient, fake_upstream: FakeUpstream, upstream_catalog: Any
+) -> None:
+    # An upstream rate limit that outlasts the retries keeps its meaning (docs/api.md, Errors).
+    fake_upstream.script(status=429)
+    response = api_client.post(
+        "/v1/chat/completions", {"model": "fake-gpt", "messages": ask()}, format="json"
+    )
+    assert response.status_code == 429
+    assert response.json()["error"]["type"] == "rate_limit_error"
+    assert int(response["Retry-After"]) >= 1
+    assert SECRET_IN_ERROR_BODY not in response.content.decode()
+    assert not UsageRecord.objects.exists()
     assert get_balance(funded_user) == Decimal("10")
 
 
@@ -299,8 +319,17 @@ def test_models_list(api_client: APIClient, upstream_catalog: Any) -> None:
             "pricing": {"input_per_mtok": "1.00", "output_per_mtok": "2.00", "currency": "USD"},
             "vision": True,
             "reasoning": True,
+            "tools": True,
+            "structured_outputs": True,
+            "created": 0,
+            "owned_by": "nova",
         }
-        assert list(by_id) == ["nova-local", "fake-gpt", "fake-text"]
+        catalog = ["nova-local", "fake-gpt", "fake-text"]
+        if "/agents/" in path:  # the personas the caller may use follow the catalog
+            assert list(by_id)[:3] == catalog
+            assert all(model_id.startswith("persona/") for model_id in list(by_id)[3:])
+        else:
+            assert list(by_id) == catalog
 
 
 def test_image_parts_are_sent_to_vision_models_and_stored_as_placeholders(

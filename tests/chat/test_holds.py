@@ -4,12 +4,15 @@ and pending charges recorded exactly once."""
 from __future__ import annotations
 
 import json
+import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core.management import call_command
+from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -17,12 +20,13 @@ from billing.models import Balance, Hold, LedgerEntry, UsageRecord
 from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold, top_up
-from chat.pipeline import pending_records, replay_record
+from chat.pipeline import admit, pending_records, replay_record, stream_chunks
+from core.asyncdb import in_caller_thread
 from core.errors import InsufficientQuota
 from llm.catalog import get_catalog
 from tests.chat.helpers import make_persona, sse_events, streamed_body
 from tests.conftest import client_for
-from tests.factories import ApiKeyFactory, UserFactory
+from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 
 pytestmark = pytest.mark.django_db
@@ -143,6 +147,41 @@ def test_a_failed_upstream_releases_the_hold(
         else:
             assert response.status_code == 502
     assert not Hold.objects.exists()
+    assert _reserved(funded_user) == 0
+    assert get_balance(funded_user) == Decimal("10")
+
+
+def test_a_client_gone_at_the_role_chunk_closes_the_upstream_and_returns_the_hold(
+    funded_user: User, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    fake_upstream.script(reply="word " * 100, stream_chunk_chars=5, chunk_delay=0.05)
+    key = ApiKeyFactory.create(user=funded_user)
+    request = RequestFactory().post(
+        CHAT,
+        data=json.dumps(
+            {"model": "fake-gpt", "stream": True, "messages": [{"role": "user", "content": "x"}]}
+        ),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {raw_key(key)}",
+    )
+    ctx = admit(request, persona_required=False)
+    assert Hold.objects.count() == 1
+
+    async def first_chunk_then_leave() -> bytes:
+        chunks = stream_chunks(ctx, db=in_caller_thread)
+        first = await anext(chunks)
+        await chunks.aclose()  # the client left while the role chunk was being sent
+        return first
+
+    first = async_to_sync(first_chunk_then_leave)()
+    assert sse_events(first)[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
+    # The provider's stream was closed (the upstream saw Nova go) and nothing is owed.
+    deadline = time.monotonic() + 5
+    while fake_upstream.disconnects < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fake_upstream.disconnects == 1
+    assert not Hold.objects.exists()
+    assert not UsageRecord.objects.exists()
     assert _reserved(funded_user) == 0
     assert get_balance(funded_user) == Decimal("10")
 

@@ -54,7 +54,12 @@ def test_exact_sse_sequence_with_include_usage(
     assert all(f["choices"][0]["finish_reason"] is None for f in fragments)
     assert finish["choices"] == [{"index": 0, "delta": {}, "finish_reason": "stop"}]
     assert usage_chunk["choices"] == []
-    assert usage_chunk["usage"] == {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13}
+    assert usage_chunk["usage"] == {
+        "prompt_tokens": 10,
+        "completion_tokens": 3,
+        "total_tokens": 13,
+        "cost": "0.00001600",  # 10 x $1/M + 3 x $2/M
+    }
     conversation_id = usage_chunk["conversation_id"]
     assert isinstance(conversation_id, int)
     assert Message.objects.get(conversation_id=conversation_id, role="assistant").content == (

@@ -9,9 +9,11 @@ tests/e2e/screenshots/ (git-ignored).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 
 import httpx
@@ -21,6 +23,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_play
 
 from accounts.models import User
 from billing.selectors import get_balance
+from billing.services import top_up
 from conversations.models import Conversation
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
@@ -269,3 +272,117 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
     assert conversation.mode == "personal" and conversation.persona_id == persona_id
     assert 0 < get_balance(user) < 5
     assert shots.count == 13
+
+
+TOOLS_USER = "tomas"
+TOOLS_PASSWORD = "another long passphrase for tools 9"
+TOOLS_JSON = """[
+  {"type": "function",
+   "function": {"name": "get_weather",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+]"""
+HOSTILE_TOOL = '<img src=x onerror="window.__pwned=1">'
+HOSTILE_ARGUMENTS = '{"city": "Paris", "note": "</pre><script>window.__pwned=2</script>"}'
+
+
+def test_playground_attaches_a_tool_and_shows_the_streamed_call(
+    fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    hasher = PBKDF2PasswordHasher()
+    user = User.objects.create(
+        username=TOOLS_USER,
+        email="tomas@example.com",
+        password=hasher.encode(TOOLS_PASSWORD, hasher.salt()),
+    )
+    top_up(user=user, amount=Decimal("5"), note="test funds")
+    fake_upstream.script(
+        tool_calls=[
+            {"name": "get_weather", "arguments": '{"city":"Paris","days":2}'},
+            {"name": HOSTILE_TOOL, "arguments": HOSTILE_ARGUMENTS},
+        ],
+        stream_chunk_chars=3,
+        chunk_delay=0.01,
+    )
+    shots = Shots()
+    problems: list[str] = []
+
+    with running_nova() as base, _chromium() as browser:
+        context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        _watch_console(page, problems)
+        page.goto("/login/")
+        page.fill("#id_username", TOOLS_USER)
+        page.fill("#id_password", TOOLS_PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.goto("/playground/")
+        expect(page.locator("#pg-target")).to_contain_text("nova-local (no tools)")
+
+        # A malformed definition: the error names the problem, and nothing is sent upstream.
+        page.select_option("#pg-target", "model:fake-gpt")
+        page.locator("#pg-tools-box summary").click()
+        page.fill("#pg-tools", '[{"type": "function", "function": {"name": "bad name"}}]')
+        page.fill("#pg-message", "What is the weather in Paris?")
+        page.locator("#pg-send").click()
+        expect(page.locator("#pg-error")).to_contain_text("tools[0].function.name")
+        expect(page.locator("#pg-tools")).to_have_attribute("aria-invalid", "true")
+        # Nothing was said: the message is given back to send again once the tools are fixed.
+        expect(page.locator("#pg-transcript .turn")).to_have_count(0)
+        expect(page.locator("#pg-message")).to_have_value("What is the weather in Paris?")
+        shots.take(page, "tools-malformed")
+
+        # The embedded model refuses tools with the API's message.
+        page.select_option("#pg-target", "model:nova-local")
+        page.fill("#pg-tools", TOOLS_JSON)
+        page.fill("#pg-message", "What is the weather in Paris?")
+        page.locator("#pg-send").click()
+        expect(page.locator("#pg-error")).to_have_text(
+            "The model 'nova-local' does not take tools."
+        )
+
+        # A tool the model calls: each call's name and its arguments, pretty-printed.
+        page.select_option("#pg-target", "model:fake-gpt")
+        page.fill("#pg-message", "What is the weather in Paris?")
+        page.locator("#pg-send").click()
+        turn = page.locator(".turn-assistant").last
+        expect(turn.locator(".turn-note")).to_have_text("The model asked to call a tool.")
+        expect(turn.locator(".tool-name")).to_have_text(["get_weather", HOSTILE_TOOL])
+        expect(turn.locator(".tool-call-id")).to_have_text(["call_fake0x0", "call_fake0x1"])
+        expect(turn.locator(".tool-arguments").first).to_have_text(
+            '{\n  "city": "Paris",\n  "days": 2\n}'
+        )
+        expect(turn.locator(".tool-arguments").last).to_contain_text(
+            '"note": "</pre><script>window.__pwned=2</script>"'
+        )
+        expect(turn.locator(".text")).to_have_count(0)
+        expect(page.locator("#pg-error")).to_have_text("")
+        expect(page.locator("#pg-cost")).not_to_have_text("–")
+        assert turn.locator("img, script").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        shots.take(page, "tools-call-shown")
+
+        # Shown the same way when the conversation is continued from the history.
+        page.goto("/conversations/")
+        page.get_by_role("link", name="What is the weather in Paris?").first.click()
+        page.get_by_role("link", name="Continue in playground").click()
+        saved_turn = page.locator(".turn-assistant").last
+        expect(saved_turn.locator(".tool-name")).to_have_text(["get_weather", HOSTILE_TOOL])
+        expect(saved_turn.locator(".tool-arguments").first).to_have_text(
+            '{\n  "city": "Paris",\n  "days": 2\n}'
+        )
+        assert saved_turn.locator("img, script").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        shots.take(page, "tools-call-continued")
+        context.close()
+
+    # The two refusals above are answered 400 on purpose; Chromium logs each such response.
+    refused = [p for p in problems if "/playground/chat" in p and "status of 400" in p]
+    assert len(refused) <= 2
+    assert [p for p in problems if p not in refused] == []
+    bodies = fake_upstream.bodies
+    assert len(bodies) == 1
+    assert bodies[0]["tools"] == json.loads(TOOLS_JSON)
+    saved = Conversation.objects.get(user=user)
+    reply = saved.messages.get(role="assistant")
+    assert reply.tool_calls is not None
+    assert [call["function"]["name"] for call in reply.tool_calls] == ["get_weather", HOSTILE_TOOL]

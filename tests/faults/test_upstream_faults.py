@@ -252,7 +252,12 @@ def test_slow_answer_within_the_timeout_is_served_and_charged_exactly(
     assert response.status_code == 200
     body = response.json()
     assert body["choices"][0]["message"]["content"] == "slow but fine"
-    assert body["usage"] == {"prompt_tokens": 40, "completion_tokens": 9, "total_tokens": 49}
+    assert body["usage"] == {
+        "prompt_tokens": 40,
+        "completion_tokens": 9,
+        "total_tokens": 49,
+        "cost": f"{_cost(40, 9):.8f}",
+    }
     assert UsageRecord.objects.get().cost == _cost(40, 9)
     assert_books_balance(funded_user, spent=_cost(40, 9))
     assert conversation_roles(body["conversation_id"]) == ["system", "user", "assistant"]
@@ -267,7 +272,12 @@ def test_slow_stream_longer_than_the_read_timeout_in_total_is_not_cut(
     events = _stream_events(_chat(key, stream=True, stream_options={"include_usage": True}))
     assert events[-1] == "[DONE]"
     assert _streamed_text(events) == REPLY
-    assert events[-2]["usage"] == {"prompt_tokens": 30, "completion_tokens": 7, "total_tokens": 37}
+    assert events[-2]["usage"] == {
+        "prompt_tokens": 30,
+        "completion_tokens": 7,
+        "total_tokens": 37,
+        "cost": f"{_cost(30, 7):.8f}",
+    }
     assert UsageRecord.objects.get().cost == _cost(30, 7)
     assert_books_balance(funded_user, spent=_cost(30, 7))
     assert_conversations_whole(funded_user)
