@@ -21,7 +21,6 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     extend_schema,
-    extend_schema_field,
     extend_schema_serializer,
 )
 from rest_framework import serializers
@@ -31,6 +30,7 @@ from rest_framework.views import APIView
 
 from chat.serializers import PERSONA_MODEL_PREFIX
 from core.errors import NotFound
+from core.fields import QueryBooleanField
 from core.ids import parse_id
 from core.schema import error_responses
 from llm.catalog import ModelSpec, get_catalog
@@ -174,31 +174,8 @@ def get_model_entry(user: AbstractBaseUser | AnonymousUser | None, model_id: str
 # --- Serializers ---
 
 
-@extend_schema_field(OpenApiTypes.BOOL)
-class _QueryFlagField(serializers.Field[bool, Any, bool, Any]):
-    """A boolean query parameter: true/1 or false/0, any case; anything else is a 400."""
-
-    default_error_messages = {"invalid": "Must be true or false."}
-
-    def get_value(self, dictionary: Any) -> Any:
-        # DRF reads a blank query value as absent; "?personas=" is a mistake worth a 400.
-        return dictionary.get(self.field_name, serializers.empty)
-
-    def to_internal_value(self, data: Any) -> bool:
-        value = str(data).strip().lower()
-        if value in ("true", "1"):
-            return True
-        if value in ("false", "0"):
-            return False
-        self.fail("invalid")
-        raise AssertionError  # fail() raises
-
-    def to_representation(self, value: bool) -> bool:
-        return value
-
-
 class ModelListQuerySerializer(serializers.Serializer[dict[str, Any]]):
-    personas = _QueryFlagField(
+    personas = QueryBooleanField(
         required=False,
         help_text=(
             "true: also list the personas the caller may use, as `persona/<id>` models. "

@@ -9,7 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-__all__ = ["StrictNumberField"]
+__all__ = ["QueryBooleanField", "StrictNumberField"]
 
 
 @extend_schema_field(OpenApiTypes.DOUBLE)
@@ -55,4 +55,27 @@ class StrictNumberField(serializers.Field[float, Any, Any, Any]):
         return f"must be at most {self.max_value:g}."
 
     def to_representation(self, value: Any) -> Any:
+        return value
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class QueryBooleanField(serializers.Field[bool, Any, bool, Any]):
+    """A boolean query parameter: true/1 or false/0, any case; anything else is a 400."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        # DRF reads a blank query value as absent; "?flag=" is a mistake worth a 400.
+        return dictionary.get(self.field_name, serializers.empty)
+
+    def to_internal_value(self, data: Any) -> bool:
+        value = str(data).strip().lower()
+        if value in ("true", "1"):
+            return True
+        if value in ("false", "0"):
+            return False
+        self.fail("invalid")
+        raise AssertionError  # fail() raises
+
+    def to_representation(self, value: bool) -> bool:
         return value

@@ -10,10 +10,10 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from core.fields import QueryBooleanField
 from personas.models import (
     CONTENT_MAX_LENGTH,
     TITLE_MAX_LENGTH,
@@ -118,27 +118,6 @@ class PersonaListSerializer(serializers.Serializer[dict[str, Any]]):
     total = serializers.IntegerField(help_text="Number of personas matching the filters.")
 
 
-@extend_schema_field(OpenApiTypes.BOOL)
-class _QueryBooleanField(serializers.Field[bool, Any, bool, Any]):
-    default_error_messages = {"invalid": "Must be true or false."}
-
-    def get_value(self, dictionary: Any) -> Any:
-        # DRF reads a blank query value as "absent"; "?owned=" is a mistake worth a 400.
-        return dictionary.get(self.field_name, serializers.empty)
-
-    def to_internal_value(self, data: Any) -> bool:
-        value = str(data).strip().lower()
-        if value in ("true", "1"):
-            return True
-        if value in ("false", "0"):
-            return False
-        self.fail("invalid")
-        raise AssertionError  # fail() raises
-
-    def to_representation(self, value: bool) -> bool:
-        return value
-
-
 class _PageField(serializers.IntegerField):
     default_error_messages = {"invalid": "Must be an integer of at least 1."}
     _DIGITS = re.compile(r"[0-9]{1,18}")
@@ -158,7 +137,7 @@ class PersonaListQuerySerializer(serializers.Serializer[dict[str, Any]]):
     category = serializers.CharField(
         required=False, allow_blank=True, help_text="Only personas of this category."
     )
-    owned = _QueryBooleanField(
+    owned = QueryBooleanField(
         required=False,
         default=None,
         help_text="true: only the caller's personas; false: only personas the caller does not own.",
