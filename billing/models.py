@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -22,7 +24,8 @@ class Balance(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"{self.user} {self.amount} USD"
+        # Plain notation at 8 places: a zero balance reads "0.00000000", never "0E-8".
+        return f"Balance of {self.user}: {Decimal(self.amount):.8f} USD"
 
 
 class Hold(models.Model):

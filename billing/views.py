@@ -5,21 +5,26 @@ through billing.selectors."""
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, date, timedelta
 from decimal import Decimal
 from typing import cast
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
 from django.shortcuts import render
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from billing import windows
 from billing.models import UsageRecord
 from billing.money import ZERO
 from billing.selectors import (
+    USAGE_CHART_DAYS,
     DailySpend,
     daily_spend,
     get_balance,
@@ -31,14 +36,29 @@ from billing.selectors import (
 )
 from billing.serializers import UsageQuerySerializer
 
+# At or below this balance the home and usage pages say how to get credit.
+LOW_BALANCE = Decimal("1.00")
+
+
+def credits_contact() -> str:
+    """Who to ask for credit (the ``CREDITS_CONTACT`` setting)."""
+    return str(settings.CREDITS_CONTACT)
+
+
 LEDGER_PAGE_SIZE = 20
 
-# The chart's geometry, in SVG user units (the viewBox scales it to the page width).
+# The chart's geometry, in SVG user units (the viewBox scales it to the page width). Room on the
+# left for the spend axis's values and below for the days; the plot itself is 150 units high.
 CHART_WIDTH = 600
-CHART_HEIGHT = 180
-CHART_TOP = 10
-CHART_BOTTOM = 20  # room for the day labels
+CHART_HEIGHT = 200
+CHART_TOP = 14
+CHART_BOTTOM = 36
+CHART_LEFT = 100
+CHART_RIGHT = 28
 CHART_GAP = 4
+CHART_MAX_DAY_LABELS = 5  # few enough to stay readable on a 390 px phone
+# The date ranges offered as one click; any other from/to the usage API accepts also works.
+RANGE_PRESETS = (7, 30, 90)
 
 CSV_COLUMNS = [
     "created_at",
@@ -66,12 +86,36 @@ class Bar:
     day: str
     cost: Decimal
     requests: int
-    label: str  # the day under the bar, on every seventh bar only
+    label: str  # the day under the bar, on a few evenly spaced bars only
+    label_x: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A value on the spend axis and its gridline's height."""
+
+    y: float
+    label: str
+
+
+@dataclass(frozen=True)
+class UsageRange:
+    start: date
+    end: date
+    days: int
+    preset: int | None  # the preset it matches, if any
+    error: str  # why the asked range was refused ("" when it was not)
 
 
 def balance_section(*, user: User) -> dict[str, object]:
-    """The balance on the dashboard's home page (``accounts.views.home``)."""
-    return {"balance": get_balance(user)}
+    """The balance on the dashboard's home page (``accounts.views.home``), and how to get
+    credit when it is low."""
+    balance = get_balance(user)
+    return {
+        "balance": balance,
+        "balance_low": balance <= LOW_BALANCE,
+        "credits_contact": credits_contact(),
+    }
 
 
 def _user(request: HttpRequest) -> User:
@@ -79,50 +123,124 @@ def _user(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
-def _bars(days: list[DailySpend]) -> list[Bar]:
-    """The bars of the spend chart, highest day full height; a day without spend gets none."""
-    top = max((day.cost for day in days), default=ZERO)
+def _nice_ceiling(value: Decimal) -> Decimal:
+    """The smallest of 1, 2, 2.5 and 5 times a power of ten that is at least ``value`` (> 0)."""
+    power = Decimal(1).scaleb(value.adjusted())
+    for step in (1, 2, Decimal("2.5"), 5, 10):
+        if power * step >= value:
+            return power * step
+    return power * 10  # not reached
+
+
+def _axis_label(value: Decimal, top: Decimal) -> str:
+    if value.is_zero():
+        return "$0"
+    if top >= 1:
+        return f"${value:.2f}".replace(".00", "")
+    # Below a dollar the steps need their own digits: $0.25, $0.005, $0.0002.
+    places = max(2, -value.normalize().as_tuple().exponent)  # type: ignore[operator]
+    return f"${value:.{places}f}"
+
+
+def _chart(days: list[DailySpend]) -> tuple[list[Bar], list[Tick]]:
+    """The bars and the spend axis of the chart. The axis runs to a round value at or above the
+    most expensive day; a day without spend gets no bar."""
+    highest = max((day.cost for day in days), default=ZERO)
+    top = _nice_ceiling(highest) if highest > 0 else Decimal(1)
     plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
-    slot = CHART_WIDTH / max(1, len(days))
+    plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    baseline = CHART_TOP + plot_height
+    slot = plot_width / max(1, len(days))
+    every = max(1, math.ceil(len(days) / CHART_MAX_DAY_LABELS))
     bars = []
     for index, day in enumerate(days):
-        height = float(day.cost / top) * plot_height if top > 0 else 0.0
+        height = float(day.cost / top) * plot_height
         if day.cost > 0:
             height = max(height, 1.0)  # a tiny spend still shows
+        # Labelled from the last day back, so today always has its label.
+        labelled = (len(days) - 1 - index) % every == 0
         bars.append(
             Bar(
-                x=round(index * slot + CHART_GAP / 2, 2),
-                y=round(CHART_TOP + plot_height - height, 2),
-                width=round(slot - CHART_GAP, 2),
+                x=round(CHART_LEFT + index * slot + min(CHART_GAP, slot / 4) / 2, 2),
+                y=round(baseline - height, 2),
+                width=round(max(slot - min(CHART_GAP, slot / 4), 0.5), 2),
                 height=round(height, 2),
                 day=day.day.isoformat(),
                 cost=day.cost,
                 requests=day.requests,
-                label=day.day.strftime("%b %d") if index % 7 == 0 else "",
+                label=day.day.strftime("%b %-d") if labelled else "",
+                label_x=round(CHART_LEFT + (index + 0.5) * slot, 2),
             )
         )
-    return bars
+    ticks = [
+        Tick(y=round(baseline - plot_height * float(share), 2), label=_axis_label(top * share, top))
+        for share in (Decimal(0), Decimal("0.5"), Decimal(1))
+    ]
+    return bars, ticks
+
+
+def usage_range(params: QueryDict) -> UsageRange:
+    """The days the usage page shows: a preset (``?days=7``), or ``from``/``to`` checked by the
+    usage API's serializer (same defaults and limits); anything refused falls back to the last
+    30 days with the reason."""
+    today = windows.today()
+    preset = params.get("days")
+    if preset is not None and params.get("from") is None and params.get("to") is None:
+        if preset in {str(days) for days in RANGE_PRESETS}:
+            days = int(preset)
+            return UsageRange(today - timedelta(days=days - 1), today, days, days, "")
+        return _default_range(today, f"days: choose {', '.join(map(str, RANGE_PRESETS))}.")
+    serializer = UsageQuerySerializer(
+        data={name: params[name] for name in ("from", "to") if params.get(name)}
+    )
+    if not serializer.is_valid():
+        field, errors = next(iter(serializer.errors.items()))
+        return _default_range(today, f"{field}: {errors[0]}")
+    query = serializer.query()
+    assert query.start is not None and query.end is not None  # the serializer's defaults
+    days = (query.end - query.start).days + 1
+    preset_days = days if query.end == today and days in RANGE_PRESETS else None
+    return UsageRange(query.start, query.end, days, preset_days, "")
+
+
+def _default_range(today: date, error: str) -> UsageRange:
+    days = USAGE_CHART_DAYS
+    return UsageRange(today - timedelta(days=days - 1), today, days, days, error)
 
 
 @login_required
 @require_GET
 def usage(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    days = daily_spend(user)
+    chosen = usage_range(request.GET)
+    days = daily_spend(user, days=chosen.days, today=chosen.end)
+    bars, ticks = _chart(days)
     ledger = Paginator(ledger_for(user), LEDGER_PAGE_SIZE).get_page(request.GET.get("page"))
+    balance = get_balance(user)
     return render(
         request,
         "billing/usage.html",
         {
-            "balance": get_balance(user),
+            "balance": balance,
+            "balance_low": balance <= LOW_BALANCE,
+            "credits_contact": credits_contact(),
             "ledger": ledger,
-            "bars": _bars(days),
+            "range": chosen,
+            "presets": RANGE_PRESETS,
+            "bars": bars,
+            "ticks": ticks,
+            "days": days,
             "chart_width": CHART_WIDTH,
             "chart_height": CHART_HEIGHT,
+            "chart_left": CHART_LEFT,
+            "chart_right": CHART_WIDTH - CHART_RIGHT,
             "chart_baseline": CHART_HEIGHT - CHART_BOTTOM,
-            "chart_label_y": CHART_HEIGHT - 5,
-            "spend_30_days": sum((day.cost for day in days), ZERO),
-            "requests_30_days": sum(day.requests for day in days),
+            "chart_label_y": CHART_HEIGHT - 10,
+            "range_spend": sum((day.cost for day in days), ZERO),
+            "range_requests": sum(day.requests for day in days),
+            "export_query": urlencode(
+                {"from": chosen.start.isoformat(), "to": chosen.end.isoformat()}
+            ),
             "by_model": spend_by_model(user),
             "by_key": spend_by_key(user),
         },

@@ -14,6 +14,10 @@ env = environ.Env()
 
 # --- Core ---
 DEBUG = env.bool("DEBUG", default=True)
+# With DEBUG on, Django's own error pages (the URL list of a 404, the traceback of a 500) for
+# the dashboard only when this is on too; otherwise the styled 404 and 500 pages
+# (core.errorpages). API paths answer with the JSON error envelope either way.
+DEBUG_PAGES = env.bool("DEBUG_PAGES", default=False)
 _DEV_SECRET_KEY = "django-insecure-nova-development-key-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default=_DEV_SECRET_KEY)
 if not DEBUG and (SECRET_KEY == _DEV_SECRET_KEY or len(SECRET_KEY) < 50):
@@ -67,6 +71,8 @@ SITE_MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last: the styled 404 and 500 pages for the dashboard while DEBUG is on.
+    "core.errorpages.ErrorPagesMiddleware",
 ]
 MIDDLEWARE = [*EDGE_MIDDLEWARE, *SITE_MIDDLEWARE]
 
@@ -200,6 +206,8 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+# The lock-out page: styled, with how long the lock lasts and a way back.
+AXES_LOCKOUT_CALLABLE = "core.views.lockout"
 
 # --- Security ---
 SESSION_COOKIE_SECURE = not DEBUG
@@ -285,6 +293,13 @@ if not 1 <= DEFAULT_RPM_LIMIT <= MAX_KEY_RPM or MAX_KEYS_PER_USER < 1:
     raise ImproperlyConfigured(
         "Need 1 <= DEFAULT_RPM_LIMIT <= MAX_KEY_RPM and MAX_KEYS_PER_USER >= 1"
     )
+
+# --- Credits ---
+# Shown next to a zero or low balance and with "insufficient balance" errors on the dashboard.
+CREDITS_CONTACT: str = env.str(
+    "CREDITS_CONTACT",
+    default="To add credit, ask the operator of this Nova to top up your balance.",
+)
 
 # --- Models ---
 MODELS_FILE = Path(env.str("MODELS_FILE", default=str(BASE_DIR / "config" / "models.toml")))

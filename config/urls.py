@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from accounts.urls import web_urls as accounts_web_urls
 from billing.urls import api_urls as billing_api_urls
 from billing.urls import web_urls as billing_web_urls
+from chat.models_page import models_page
 from chat.urls import api_urls as chat_api_urls
 from chat.urls import web_urls as chat_web_urls
 from conversations.urls import api_urls as conversations_api_urls
@@ -20,6 +21,7 @@ v1_urls = [*personas_api_urls, *chat_api_urls, *moderation_api_urls, *billing_ap
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("readyz", core_views.readyz, name="readyz"),
     re_path(r"^api/schema/?\Z", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^api/docs/?\Z", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
@@ -37,6 +39,7 @@ urlpatterns = [
     path("personas/", include((personas_web_urls, "personas"))),
     path("", include((chat_web_urls, "chat"))),
     path("conversations/", include((conversations_web_urls, "conversations"))),
+    path("models/", models_page, name="models"),
 ]
 
 handler400 = "core.views.handler400"

@@ -26,5 +26,10 @@ api_urls: list[URLPattern | URLResolver] = [
 web_urls: list[URLPattern | URLResolver] = [
     path("", views.conversation_list, name="list"),
     path("<int:conversation_id>/", views.conversation_detail, name="detail"),
+    path(
+        "<int:conversation_id>/delete/confirm/",
+        views.conversation_delete_confirm,
+        name="delete_confirm",
+    ),
     path("<int:conversation_id>/delete/", views.conversation_delete, name="delete"),
 ]

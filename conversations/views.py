@@ -1,4 +1,5 @@
-"""Dashboard pages for the conversation history: list, conversation, delete.
+"""Dashboard pages for the conversation history: list, conversation, delete (after a
+confirmation page).
 
 The same selectors and service as the API, so the dashboard shows exactly what the API does:
 only the user's own conversations, and a 404 for anything else.
@@ -14,12 +15,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from conversations.markdown import render_markdown
-from conversations.models import Conversation, Message
+from conversations.models import PERSONA_MODES, Conversation, Message
 from conversations.selectors import (
     MODE_ALL,
     MODE_FILTERS,
@@ -28,8 +31,19 @@ from conversations.selectors import (
 )
 from conversations.services import delete_conversation
 from core.errors import NotFound
+from personas.models import Persona
 
 PLAYGROUND_URL = "/playground/"
+
+# What each stored mode means to a person: where the chat happened, and with a persona or
+# straight with a model (docs/conversations.md, What is stored). The stored values stay.
+MODE_LABELS: dict[str, str] = {
+    Conversation.Mode.CHAT: "Playground · model",
+    Conversation.Mode.PERSONAL: "Playground · your persona",
+    Conversation.Mode.AGENTS: "Playground · shared persona",
+    Conversation.Mode.API: "API · model",
+    Conversation.Mode.API_AGENTS: "API · persona",
+}
 
 
 def _user(request: HttpRequest) -> User:
@@ -89,20 +103,47 @@ def _message_view(message: Message) -> _MessageView:
     )
 
 
+def _attach_personas(conversations: list[Conversation]) -> None:
+    """Each conversation's ``persona_label`` (one query for the page): the persona's name, "a
+    deleted persona" when a persona conversation's persona is gone, "" for a general mode; and
+    its ``mode_label``."""
+    ids = {c.persona_id for c in conversations if c.persona_id is not None}
+    names = dict(Persona.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+    for conversation in conversations:
+        name = names.get(conversation.persona_id) if conversation.persona_id else None
+        if not name and conversation.mode in PERSONA_MODES:
+            name = "a deleted persona"
+        conversation.persona_label = name or ""  # type: ignore[attr-defined]
+        conversation.mode_label = mode_label(conversation.mode)  # type: ignore[attr-defined]
+
+
+def mode_label(mode: str) -> str:
+    return MODE_LABELS.get(mode, mode)
+
+
+def _list_url(mode: str, page: int) -> str:
+    return f"{reverse('conversations:list')}?{urlencode({'mode': mode, 'page': str(page)})}"
+
+
 @login_required
 @require_GET
 def conversation_list(request: HttpRequest) -> HttpResponse:
     mode = request.GET.get("mode", MODE_ALL)
     if mode not in MODE_FILTERS:
         mode = MODE_ALL
-    page = conversations_page(_user(request), mode=mode, page=_page_number(request.GET.get("page")))
+    number = _page_number(request.GET.get("page"))
+    page = conversations_page(_user(request), mode=mode, page=number)
+    if page.page > page.page_count:
+        # Past the end (an old link, a hand-typed number): the last page that exists.
+        return redirect(_list_url(mode, page.page_count))
+    _attach_personas(page.conversations)
     return render(
         request,
         "conversations/list.html",
         {
             "page": page,
             "mode": mode,
-            "modes": [(MODE_ALL, "All"), *Conversation.Mode.choices],
+            "modes": [(MODE_ALL, "All"), *((value, mode_label(value)) for value in MODE_LABELS)],
             "previous_page": page.page - 1 if page.page > 1 else None,
             "next_page": page.page + 1 if page.has_more else None,
         },
@@ -123,8 +164,24 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
         {
             "conversation": conversation,
             "rendered_messages": rendered,
+            "mode_label": mode_label(conversation.mode),
             "playground_url": f"{PLAYGROUND_URL}?conversation={conversation.pk}",
         },
+    )
+
+
+@login_required
+@require_GET
+def conversation_delete_confirm(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Deleting starts here: the page says what goes and asks; its form POSTs the delete."""
+    try:
+        conversation = get_conversation_for(_user(request), conversation_id, with_messages=False)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    return render(
+        request,
+        "conversations/delete_confirm.html",
+        {"conversation": conversation, "message_count": conversation.messages.count()},
     )
 
 

@@ -4,11 +4,16 @@ import functools
 import logging
 import sys
 from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
 
+from axes.helpers import get_cool_off
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request as django_bad_request
@@ -111,6 +116,43 @@ def handler500(request: HttpRequest) -> HttpResponse:
             return error_response(unavailable)
         return error_response(ServerError(SERVER_ERROR_MESSAGE))
     return render(request, "500.html", status=500)
+
+
+def _duration(delta: timedelta) -> str:
+    """15 minutes, 1 hour, 1 hour 30 minutes, 45 seconds: how long a lock-out lasts."""
+    seconds = max(0, round(delta.total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [
+        f"{count} {unit}{'' if count == 1 else 's'}"
+        for count, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second"))
+        if count
+    ]
+    return " ".join(parts) or "a moment"
+
+
+def lockout(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """django-axes' answer once a login has failed too often (``AXES_LOCKOUT_CALLABLE``): a
+    page saying how long the lock lasts, with the way back to the login page."""
+    cool_off = get_cool_off(request)
+    return render(
+        request,
+        "lockout.html",
+        {
+            "cooloff": _duration(cool_off) if cool_off else None,
+            "failure_limit": settings.AXES_FAILURE_LIMIT,
+        },
+        status=getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429),
+    )
+
+
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """``/favicon.ico``, which browsers ask for whatever the page links: the SVG icon."""
+    return HttpResponseRedirect(static("favicon.svg"))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

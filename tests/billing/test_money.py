@@ -46,13 +46,15 @@ def test_the_quantum_and_zero_are_eight_places() -> None:
     ("value", "shown"),
     [
         (Decimal("5.00000000"), "5.00"),
-        (Decimal("0.00012300"), "0.000123"),
+        (Decimal("0.00012300"), "0.00"),
+        (Decimal("9.99870680"), "10.00"),
+        (Decimal("0.00500000"), "0.01"),
         (Decimal("12.5"), "12.50"),
         (Decimal("-1.50000000"), "-1.50"),
-        (Decimal("-0.00000030"), "-0.0000003"),
+        (Decimal("-0.00000030"), "0.00"),
         (Decimal("0E-8"), "0.00"),
         (Decimal("999999999999.00000000"), "999999999999.00"),
-        (Decimal("0.00000001"), "0.00000001"),
+        (Decimal("0.00000001"), "0.00"),
         ("0.1", "0.10"),
         (3, "3.00"),
         (None, ""),
@@ -60,9 +62,7 @@ def test_the_quantum_and_zero_are_eight_places() -> None:
         ("not a number", ""),
     ],
 )
-def test_money_filter_shows_two_to_eight_decimals_in_plain_notation(
-    value: object, shown: str
-) -> None:
+def test_money_filter_shows_cents_in_plain_notation(value: object, shown: str) -> None:
     assert money(value) == shown
 
 

@@ -67,7 +67,7 @@ def test_usage_page_shows_balance_chart_ledger_and_breakdowns(alice: Client, use
     assert "nova-local" in page and "fake-gpt" in page
     assert "prod key" in page
     assert "style=" not in page and "<script" not in page
-    assert response.context["spend_30_days"] == Decimal("1.75000000")
+    assert response.context["range_spend"] == Decimal("1.75000000")  # the default 30 days
 
 
 def test_chart_gives_the_most_expensive_day_full_height(alice: Client, user: User) -> None:

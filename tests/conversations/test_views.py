@@ -101,7 +101,8 @@ def test_conversation_page_renders_markdown_and_links(alice: Client, user: User)
     assert "<code>code</code>" in page
     assert "<li>a</li>" in page
     assert f'href="/playground/?conversation={conversation.pk}"' in page
-    assert f'action="{reverse("conversations:delete", args=[conversation.pk])}"' in page
+    # Deleting asks first: the page links to the confirmation page, which holds the form.
+    assert f'href="{reverse("conversations:delete_confirm", args=[conversation.pk])}"' in page
     assert "csrfmiddlewaretoken" in page
 
 

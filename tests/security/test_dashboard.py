@@ -143,7 +143,9 @@ def _pages(s: Site) -> list[str]:
         f"/playground/?conversation={c}",
         "/conversations/",
         f"/conversations/{c}/",
+        f"/conversations/{c}/delete/confirm/",
         "/usage/",
+        "/models/",
     ]
 
 
@@ -361,6 +363,7 @@ def test_user_data_is_escaped_everywhere_it_appears(user: User, other_user: User
         f"/playground/?conversation={c}",
         "/conversations/",
         f"/conversations/{c}/",
+        f"/conversations/{c}/delete/confirm/",
         "/usage/",
     ]
     owner = _logged_in(user)
