@@ -18,11 +18,12 @@ from accounts.limits import (
     user_spend,
     validate_limit,
 )
-from accounts.models import ApiKey, LimitReset, User
+from accounts.models import ApiKey, Guard, LimitReset, User
 from accounts.services import (
     check_key_quota,
     create_api_key,
     revoke_api_key,
+    update_api_key,
     validate_rpm_limit,
 )
 from core.errors import ApiError
@@ -103,11 +104,25 @@ class ApiKeyAdminForm(_LimitFormMixin, _ApiKeyForm):
 
     class Meta:
         model = ApiKey
-        fields = ("user", "name", "detailed_logging", "rpm_limit", "limit", "limit_reset")
+        fields = (
+            "user",
+            "name",
+            "detailed_logging",
+            "rpm_limit",
+            "guard",
+            "limit",
+            "limit_reset",
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._relax_limit_reset()
+        self.fields["guard"].required = False
+
+    def clean_guard(self) -> str:
+        # A form posted without the field (one written before the guard existed) keeps the
+        # key's setting.
+        return str(self.cleaned_data.get("guard") or self.instance.guard or Guard.OFF)
 
     def clean_rpm_limit(self) -> int:
         try:
@@ -139,13 +154,14 @@ class ApiKeyAdmin(_ApiKeyAdmin):
         "user",
         "detailed_logging",
         "rpm_limit",
+        "guard",
         "limit",
         "limit_reset",
         "created_at",
         "last_used_at",
         "revoked_at",
     )
-    list_filter = ("detailed_logging", "revoked_at")
+    list_filter = ("detailed_logging", "guard", "revoked_at")
     search_fields = ("prefix", "name", "user__username")
     list_select_related = ("user",)
     raw_id_fields = ("user",)
@@ -156,6 +172,7 @@ class ApiKeyAdmin(_ApiKeyAdmin):
         "prefix",
         "detailed_logging",
         "rpm_limit",
+        "guard",
         "limit",
         "limit_reset",
         "window_spend",
@@ -178,6 +195,8 @@ class ApiKeyAdmin(_ApiKeyAdmin):
         )
         if obj.limit is not None:
             set_key_limit(key=issued.key, limit=obj.limit, limit_reset=obj.limit_reset)
+        if obj.guard != Guard.OFF:
+            update_api_key(key=issued.key, guard=obj.guard)
         obj.pk = issued.key.pk
         obj.prefix = issued.key.prefix
         messages.warning(

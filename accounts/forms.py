@@ -10,7 +10,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import UserCreationForm
 
 from accounts.limits import MAX_LIMIT
-from accounts.models import ApiKey, LimitReset, User
+from accounts.models import ApiKey, Guard, LimitReset, User
 
 # Django's form classes take type arguments in django-stubs only, not at run time.
 if TYPE_CHECKING:
@@ -74,6 +74,17 @@ class ApiKeyRateLimitForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rpm_limit"] = _rpm_limit_field(label="Requests per minute")
+
+
+class ApiKeyGuardForm(forms.Form):
+    guard = forms.ChoiceField(
+        choices=Guard.choices,
+        initial=Guard.OFF,
+        label="Chat guard",
+        help_text="Input: a blocked message is refused (400 content_blocked) before anything "
+        "is generated or charged. Output: the reply is moderated as it is produced and cut "
+        "off (finish_reason content_filter) where it turns unsafe.",
+    )
 
 
 class SpendLimitForm(forms.Form):

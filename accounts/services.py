@@ -6,7 +6,7 @@ from typing import Protocol
 from django.conf import settings
 from django.db import transaction
 
-from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, User, digest_key
+from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, Guard, User, digest_key
 from core.errors import InvalidRequest, NotFound
 
 
@@ -107,8 +107,19 @@ def revoke_api_key(*, key: ApiKey) -> ApiKey:
     return key
 
 
+def validate_guard(guard: str) -> str:
+    """A chat guard setting: off, input, output or both; InvalidRequest otherwise."""
+    if guard not in Guard.values:
+        raise InvalidRequest(f"guard must be one of {', '.join(Guard.values)}.", param="guard")
+    return str(guard)
+
+
 def update_api_key(
-    *, key: ApiKey, detailed_logging: bool | None = None, rpm_limit: int | None = None
+    *,
+    key: ApiKey,
+    detailed_logging: bool | None = None,
+    rpm_limit: int | None = None,
+    guard: str | None = None,
 ) -> ApiKey:
     fields = []
     if detailed_logging is not None:
@@ -117,6 +128,9 @@ def update_api_key(
     if rpm_limit is not None:
         key.rpm_limit = validate_rpm_limit(rpm_limit)
         fields.append("rpm_limit")
+    if guard is not None:
+        key.guard = validate_guard(guard)
+        fields.append("guard")
     if fields:
         key.save(update_fields=fields)
     return key

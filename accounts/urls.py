@@ -14,6 +14,7 @@ web_urls: list[URLPattern | URLResolver] = [
     path("keys/new/", views.key_create, name="key_create"),
     path("keys/<int:key_id>/", views.key_detail, name="key_detail"),
     path("keys/<int:key_id>/limit/", views.key_set_limit, name="key_set_limit"),
+    path("keys/<int:key_id>/guard/", views.key_set_guard, name="key_set_guard"),
     path(
         "keys/<int:key_id>/revoke/confirm/",
         views.key_revoke_confirm,

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.forms import (
     ApiKeyCreateForm,
+    ApiKeyGuardForm,
     ApiKeyLoggingForm,
     ApiKeyRateLimitForm,
     SignupForm,
@@ -181,12 +182,22 @@ def key_set_rate_limit(request: HttpRequest, key_id: int) -> HttpResponse:
     return redirect("accounts:keys")
 
 
-def _key_page(request: HttpRequest, key: ApiKey, form: SpendLimitForm) -> HttpResponse:
+def _key_page(
+    request: HttpRequest,
+    key: ApiKey,
+    form: SpendLimitForm,
+    guard_form: ApiKeyGuardForm | None = None,
+) -> HttpResponse:
     # The same figures as GET /v1/key (one selector behind accounts.limits.key_spend).
     return render(
         request,
         "accounts/key_detail.html",
-        {"key": key, "spend": key_spend(key), "form": form},
+        {
+            "key": key,
+            "spend": key_spend(key),
+            "form": form,
+            "guard_form": guard_form or ApiKeyGuardForm(initial={"guard": key.guard}),
+        },
     )
 
 
@@ -196,6 +207,19 @@ def key_detail(request: HttpRequest, key_id: int) -> HttpResponse:
     key = _own_key(request, key_id)
     form = SpendLimitForm(initial={"limit": key.limit, "limit_reset": key.limit_reset})
     return _key_page(request, key, form)
+
+
+@login_required
+@require_POST
+def key_set_guard(request: HttpRequest, key_id: int) -> HttpResponse:
+    key = _own_key(request, key_id)
+    form = ApiKeyGuardForm(request.POST)
+    if not form.is_valid():
+        limits = SpendLimitForm(initial={"limit": key.limit, "limit_reset": key.limit_reset})
+        return _key_page(request, key, limits, guard_form=form)
+    key = update_api_key(key=key, guard=form.cleaned_data["guard"])
+    messages.success(request, f"Chat guard for {key.prefix}…: {key.get_guard_display()}.")
+    return redirect("accounts:key_detail", key_id=key.pk)
 
 
 @login_required

@@ -21,6 +21,11 @@ and ``benchmarks/results/latest.json``.
     python benchmarks/gateway.py                  # the full run (about 7 minutes)
     python benchmarks/gateway.py --quick          # a smoke run with few requests
     python benchmarks/gateway.py --no-litellm     # Nova and direct only
+    python benchmarks/gateway.py --guard output   # adds persona chat with the chat guard on
+
+``--guard input|output|both`` seeds a third key with that chat guard (docs/moderation.md, Chat
+guard) and measures persona chat with it (target ``persona_guarded``) next to the unguarded
+``persona`` target, in the same rounds.
 """
 
 from __future__ import annotations
@@ -67,10 +72,11 @@ CONCURRENCIES = (1, 32)
 # The first SSE event that carries a non-empty content fragment (time to first token).
 _CONTENT = re.compile(rb'"content": ?"[^"]')
 
-TARGETS = ("direct", "persona", "persona_logged", "general", "litellm")
+TARGETS = ("direct", "persona", "persona_guarded", "persona_logged", "general", "litellm")
 TARGET_LABELS = {
     "direct": "upstream direct",
     "persona": "Nova persona (logging off)",
+    "persona_guarded": "Nova persona (guard output)",
     "persona_logged": "Nova persona (logging on)",
     "general": "Nova general chat",
     "litellm": "LiteLLM proxy",
@@ -245,12 +251,13 @@ def _run_manage(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
-def seed() -> dict[str, Any]:
-    """Runs inside a Django process (``gateway.py --seed``): the bench user, keys and persona."""
+def seed(guard: str = "output") -> dict[str, Any]:
+    """Runs inside a Django process (``gateway.py --seed``): the bench user, keys and persona;
+    ``guard``: the chat guard of the third key (target ``persona_guarded``)."""
     import django
 
     django.setup()
-    from accounts.services import create_api_key, create_user
+    from accounts.services import create_api_key, create_user, update_api_key
     from billing.services import top_up
     from personas.services import add_training_item, create_persona
 
@@ -260,6 +267,8 @@ def seed() -> dict[str, Any]:
     logged = create_api_key(
         user=user, name="bench-logged", detailed_logging=True, rpm_limit=RPM_LIMIT
     )
+    guarded = create_api_key(user=user, name="bench-guarded", rpm_limit=RPM_LIMIT)
+    update_api_key(key=guarded.key, guard=guard)
     persona = create_persona(
         owner=user,
         name="Python tutor",
@@ -287,12 +296,17 @@ def seed() -> dict[str, Any]:
         title="Slicing",
         content=">>> [1, 2, 3][::-1]\n[3, 2, 1]",
     )
-    return {"key": quiet.raw_key, "logged_key": logged.raw_key, "persona_id": persona.pk}
+    return {
+        "key": quiet.raw_key,
+        "logged_key": logged.raw_key,
+        "guarded_key": guarded.raw_key,
+        "persona_id": persona.pk,
+    }
 
 
-def _seed_nova(env: dict[str, str]) -> dict[str, Any]:
+def _seed_nova(env: dict[str, str], guard: str) -> dict[str, Any]:
     result = subprocess.run(
-        [str(NOVA_PYTHON), str(Path(__file__).resolve()), "--seed"],
+        [str(NOVA_PYTHON), str(Path(__file__).resolve()), "--seed", "--guard", guard],
         cwd=ROOT,
         env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -709,10 +723,15 @@ def main(argv: list[str] | None = None) -> int:
         help="set up and start the upstream and Nova, print how to call them, wait (profiling)",
     )
     parser.add_argument("--only", default="", help="comma-separated targets (direct is always run)")
+    parser.add_argument(
+        "--guard",
+        choices=("input", "output", "both"),
+        help="also measure persona chat with a key whose chat guard is this (persona_guarded)",
+    )
     args = parser.parse_args(argv)
 
     if args.seed:
-        print(json.dumps(seed()))
+        print(json.dumps(seed(guard=args.guard or "output")))
         return 0
     if args.upstream is not None:
         return run_upstream(args.upstream)
@@ -725,8 +744,12 @@ def main(argv: list[str] | None = None) -> int:
         32: 96 if args.quick else args.requests_c32,
     }
     warmup = {1: 5 if args.quick else 30, 32: 32 if args.quick else 128}
-    wanted = {name for name in args.only.split(",") if name} or set(TARGETS)
+    wanted = {name for name in args.only.split(",") if name} or (set(TARGETS) - {"persona_guarded"})
     wanted.add("direct")
+    if args.guard is not None:
+        wanted.add("persona_guarded")
+    guard = args.guard or "output"
+    TARGET_LABELS["persona_guarded"] = f"Nova persona (guard {guard})"
 
     litellm_note: str | None = None
     if "litellm" in wanted and args.no_litellm:
@@ -774,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
         _recreate_database()
         _flush_redis()
         _run_manage(env, "migrate", "--noinput", "-v0")
-        seeded = _seed_nova(env)
+        seeded = _seed_nova(env, guard)
 
         nova = _start(
             "nova",
@@ -858,6 +881,12 @@ def main(argv: list[str] | None = None) -> int:
                 "persona",
                 f"{nova_url}/v1/agents/chat/completions",
                 key_header,
+                {"persona_id": seeded["persona_id"], "messages": message},
+            ),
+            "persona_guarded": Target(
+                "persona_guarded",
+                f"{nova_url}/v1/agents/chat/completions",
+                {"Authorization": f"Bearer {seeded['guarded_key']}"},
                 {"persona_id": seeded["persona_id"], "messages": message},
             ),
             "persona_logged": Target(

@@ -9,12 +9,13 @@ set, the pipeline pays two attribute reads and nothing else.
   verdict is a 400 ``content_blocked`` (:class:`ContentBlocked`), before anything is generated,
   held or charged.
 * **Output, streamed** (:class:`StreamGuard`): each choice's text is held back until the window
-  holding it has been moderated. A window closes at a sentence end once it has
-  ``MIN_WINDOW_CHARS`` characters, or at ``WINDOW_CHARS``, and the rest is checked when the
-  stream ends. Each check reads the window after the last ``CONTEXT_CHARS`` characters already
-  released, so a phrase split across two windows is still read whole. A DISALLOWED window is
-  never sent: the choice ends with ``finish_reason: "content_filter"``, and once every choice
-  has ended so the upstream's stream is closed.
+  holding it has been moderated. A window is made of whole fragments (chunks are sent as the
+  provider sent them): it closes with the fragment that ends a sentence once it has
+  ``MIN_WINDOW_CHARS`` characters, or with the one that brings it to ``WINDOW_CHARS``, and the
+  rest is checked when the stream ends. Each check reads the window after the last
+  ``CONTEXT_CHARS`` characters already released, so a phrase split across two windows is still
+  read whole. A DISALLOWED window is never sent: the choice ends with ``finish_reason:
+  "content_filter"``, and once every choice has ended so the upstream's stream is closed.
 * **Output, not streamed** (:func:`check_reply`): the whole reply is moderated once; a
   DISALLOWED reply is cut before its first DISALLOWED window (read as a stream would be), or
   answered empty when no single window is.
@@ -77,7 +78,9 @@ _INPUT_SIDES = frozenset({Guard.INPUT.value, Guard.BOTH.value})
 _OUTPUT_SIDES = frozenset({Guard.OUTPUT.value, Guard.BOTH.value})
 # The end of a sentence (with any closing quotes or brackets), or a line break; then spaces.
 _SENTENCE_BREAK = re.compile(r"(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*(?:\s+|$)|\n\s*)")
-_SENTENCE_END = re.compile(r"(?:[.!?\u2026]+[\"'\u201d\u2019)\]]*\s*|\n\s*)$")
+# A sentence end inside a streamed fragment (read with the last character of the one before,
+# so a break split across two fragments is seen once, in the second).
+_BREAK_IN_FRAGMENT = re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s|\n")
 
 
 class ContentBlocked(InvalidRequest):
@@ -204,10 +207,6 @@ def _tail(text: str) -> str:
     return cut[space + 1 :] if 0 <= space < CONTEXT_CHARS // 4 else cut
 
 
-def _ends_sentence(text: str) -> bool:
-    return _SENTENCE_END.search(text) is not None
-
-
 def split_windows(text: str) -> list[str]:
     """``text`` cut into the windows the guard reads: at sentence ends once a window holds
     ``MIN_WINDOW_CHARS`` characters, else every ``WINDOW_CHARS``; joined they are ``text``."""
@@ -269,6 +268,8 @@ class _ChoiceState:
     tail: str = ""
     pending: list[str] = field(default_factory=list)
     pending_size: int = 0
+    # The last character of the previous fragment (see _BREAK_IN_FRAGMENT).
+    last_char: str = ""
     held: list[dict[str, Any]] = field(default_factory=list)
     blocked: bool = False
     # A window was flagged without being blocked: the whole reply is moderated at the end,
@@ -315,19 +316,19 @@ class StreamGuard:
             return []
         if chunk is not None:
             state.held.append(chunk)
-        if content:
-            state.pending.append(content)
-            state.pending_size += len(content)
-        if state.pending_size == 0:
-            # Nothing to judge yet (reasoning, tool calls, an empty delta): in order, at once.
-            return state.take_held()
-        if state.pending_size < WINDOW_CHARS and not (
-            state.pending_size >= MIN_WINDOW_CHARS
-            and content
-            and _ends_sentence("".join(state.pending[-3:]))
+        if not content:
+            # Nothing to judge (reasoning, tool calls, an empty delta): sent at once when no
+            # text is held before it, else after that text, in order.
+            return state.take_held() if state.pending_size == 0 else []
+        state.pending.append(content)
+        state.pending_size += len(content)
+        ends_sentence = _BREAK_IN_FRAGMENT.search(state.last_char + content) is not None
+        state.last_char = content[-1]
+        if state.pending_size >= WINDOW_CHARS or (
+            ends_sentence and state.pending_size >= MIN_WINDOW_CHARS
         ):
-            return []
-        return await self._check(state)
+            return await self._check(state)
+        return []
 
     async def finish(self) -> list[dict[str, Any]]:
         """The final check, when the provider's stream has ended: every choice's held text."""

@@ -47,6 +47,7 @@ from accounts.models import ApiKey, User
 from billing.models import Hold
 from billing.money import QUANTUM, usage_cost
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold
+from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
 from chat.guard import (
     CONTENT_FILTER,
     ChatGuard,
@@ -56,7 +57,6 @@ from chat.guard import (
     check_reply,
     record_findings,
 )
-from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
 from chat.serializers import ChatCompletionRequestSerializer, requested_persona_id
 from conversations.models import Conversation
 from conversations.selectors import continued_conversation, conversation_history
@@ -638,6 +638,7 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         first = streamed.get(0, _StreamedChoice())
         # What the client received is what is saved: a guarded choice's released text.
         content = first.text if guarded is None else guarded.text(0)
+        filtered = guarded.blocked if guarded is not None else frozenset()
         usage = (
             finish.usage
             if finish is not None
@@ -647,7 +648,8 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
             outcome = await _settle(
                 ctx,
                 content=content,
-                tool_calls=first.tool_calls if guarded is None or 0 not in guarded.blocked else None,
+                # A blocked choice's calls would carry what came after its blocked window.
+                tool_calls=None if 0 in filtered else first.tool_calls,
                 usage=usage,
                 completed=finish is not None and error is None,
                 db=db,
@@ -655,7 +657,6 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         except Exception:
             logger.exception("could not record a streamed chat")
             error = error or ServerError(SERVER_ERROR_MESSAGE)
-    filtered = guarded.blocked if guarded is not None else frozenset()
     # A stream the guard stopped has no Finish of the provider's: it ended as asked.
     stopped = guarded is not None and guarded.all_blocked
     if error is not None or (finish is None and not stopped) or outcome is None:
@@ -664,7 +665,9 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         yield DONE
         return
     default_reason = finish.finish_reason if finish is not None else CONTENT_FILTER
-    reasons = dict(finish.finish_reasons or {0: finish.finish_reason}) if finish else {}
+    reasons: dict[int, str] = (
+        dict(finish.finish_reasons or {0: finish.finish_reason}) if finish is not None else {}
+    )
     reasons.update(dict.fromkeys(filtered, CONTENT_FILTER))
     indexes = sorted(set(range(ctx.choices)) | set(reasons))
     for position, index in enumerate(indexes):
@@ -742,6 +745,8 @@ def finish_chat(
     if not completed and usage.completion_tokens == 0:
         if ctx.hold is not None:
             release_hold(ctx.hold)
+        if ctx.guard is not None and ctx.guard.findings:
+            record_findings(ctx.guard, ctx.conversation)
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     cost = usage_cost(ctx.model, usage.prompt_tokens, usage.completion_tokens)
     conversation = ctx.conversation
@@ -763,10 +768,15 @@ def finish_chat(
                     completion_tokens=usage.completion_tokens,
                 )
                 _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+                if ctx.guard is not None and ctx.guard.findings:
+                    # The guard's verdicts, with the conversation they were given in.
+                    record_findings(ctx.guard, conversation)
         else:
             # Nothing else to write: charge_usage's own transaction is the whole step, without
             # the savepoint a nested block would cost (two round trips).
             _charge(ctx, usage=usage, cost=cost, conversation=conversation)
+            if ctx.guard is not None and ctx.guard.findings:
+                record_findings(ctx.guard, conversation)
     except HoldSettled:
         # Already recorded (a retry that raced ``settle_holds``): charged once, saved once.
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)

@@ -31,9 +31,18 @@ class TrainingDataItemInline(_ItemInline):
 
 @admin.register(Persona)
 class PersonaAdmin(_PersonaAdmin):
-    list_display = ("id", "name", "owner", "category", "is_public", "default_model", "created_at")
+    list_display = (
+        "id",
+        "name",
+        "owner",
+        "category",
+        "is_public",
+        "guard",
+        "default_model",
+        "created_at",
+    )
     list_display_links = ("id", "name")
-    list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "is_public", "category")
+    list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "is_public", "guard", "category")
     list_select_related = ("owner",)
     search_fields = ("name", "description", "owner__username")
     raw_id_fields = ("owner",)

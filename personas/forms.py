@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from accounts.models import Guard
 from core.errors import ApiError
 from llm.catalog import get_catalog
 from personas.models import (
@@ -89,6 +90,15 @@ class PersonaForm(NovaForm):
         help_text="Everyone can find and chat with a public persona. Its system prompt and "
         "training data stay private to you.",
     )
+    guard = forms.ChoiceField(
+        choices=Guard.choices,
+        initial=Guard.OFF,
+        required=False,
+        label="Chat guard",
+        help_text="Moderate every chat with this persona, whoever's key is used: the user's "
+        "message (blocked with a 400), the reply (cut off with finish_reason "
+        "content_filter), or both. A key's own guard adds to this one.",
+    )
 
     def __init__(self, *args: Any, current_model: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -100,6 +110,11 @@ class PersonaForm(NovaForm):
             # saving it is then refused by the service, beside this field.
             choices.append((current_model, f"{current_model} (no longer available)"))
         field.choices = choices
+
+    def clean_guard(self) -> str:
+        # A form posted without the field (one written before the guard existed) keeps the
+        # persona's setting.
+        return str(self.cleaned_data.get("guard") or self.initial.get("guard") or Guard.OFF)
 
     @classmethod
     def initial_for(cls, persona: Persona) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from accounts.models import User
+from accounts.models import Guard, User
 from core.errors import InvalidRequest
 from llm.catalog import get_catalog
 from personas.models import (
@@ -65,6 +65,7 @@ _PERSONA_FIELDS = (
     "default_model",
     "default_temperature",
     "is_public",
+    "guard",
 )
 
 
@@ -155,6 +156,10 @@ def _clean_persona_field(field: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise InvalidRequest("is_public must be a boolean.", param="is_public")
         return value
+    if field == "guard":
+        if value not in Guard.values:
+            raise InvalidRequest(f"guard must be one of {', '.join(Guard.values)}.", param="guard")
+        return str(value)
     raise InvalidRequest(f"Unknown persona field {field!r}.", param=field)
 
 
@@ -225,6 +230,7 @@ def create_persona(
     default_model: str = DEFAULT_MODEL_ID,
     default_temperature: float = 0.7,
     is_public: bool = False,
+    guard: str = Guard.OFF,
 ) -> Persona:
     """A new persona owned by ``owner`` (personas without an owner are the built-ins only)."""
     fields = clean_persona_fields(
@@ -236,6 +242,7 @@ def create_persona(
             "default_model": default_model,
             "default_temperature": default_temperature,
             "is_public": is_public,
+            "guard": guard,
         }
     )
     with transaction.atomic():
@@ -246,7 +253,7 @@ def create_persona(
 
 def update_persona(*, persona: Persona, **fields: Any) -> Persona:
     """Change any of name, description, category, system_prompt, default_model,
-    default_temperature and is_public. A built-in persona cannot be made private."""
+    default_temperature, is_public and guard. A built-in persona cannot be made private."""
     unknown = sorted(set(fields) - set(_PERSONA_FIELDS))
     if unknown:
         raise TypeError(f"update_persona() got unexpected fields: {', '.join(unknown)}")

@@ -75,6 +75,12 @@ class _Flag:
     needs_review: bool = False
 
 
+# Below this many words, a flag from the classifier alone needs at least this calibrated
+# "any category" probability (the threshold applies to longer texts).
+SHORT_TEXT_WORDS = 6
+SHORT_TEXT_BAR = 0.85
+
+
 def _max_severity(a: str, b: str) -> str:
     return a if SEVERITIES.index(a) >= SEVERITIES.index(b) else b
 
@@ -204,12 +210,20 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     # Learned categories: flagged only when the "any category" score crosses its threshold.
     any_score = unsafe_score(probs, findings)
     any_threshold = thresholds[classifier.ANY]
-    learned_hit = probs[classifier.ANY] >= any_threshold
+    # A text of a few words gives the learned tier little to read, and its calibration (on
+    # longer texts) is overconfident there: "Here you go" scores like an insult. Alone, the
+    # classifier needs clear evidence to flag a short text; the rules read it as usual.
+    learned_bar = (
+        max(any_threshold, SHORT_TEXT_BAR)
+        if len(normalized.split()) < SHORT_TEXT_WORDS
+        else any_threshold
+    )
+    learned_hit = probs[classifier.ANY] >= learned_bar
     if learned_hit and any(f.category == "PROFANITY" for f in findings):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
         # words are taken out was raised by them only.
         clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
-        if model.predict(clean)[classifier.ANY] < any_threshold:
+        if model.predict(clean)[classifier.ANY] < learned_bar:
             learned_hit = False
     minors = bool(lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized))
     if learned_hit:

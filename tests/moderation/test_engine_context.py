@@ -86,7 +86,8 @@ def _documentation(chars: int) -> str:
         "Access tokens expire after an hour and are refreshed by the client library.",
         "The search index is rebuilt when documents change, usually within a minute.",
     ]
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while len(" ".join(out)) < chars:
         out.append(lines[i % len(lines)].replace("the", ("the", "this", "each")[i % 3], 1))
         i += 1
@@ -358,3 +359,39 @@ def test_split_is_fixed_by_the_text_and_about_three_tenths() -> None:
     assert not set(tuning) & set(holdout)
     assert all(part_of(t) == "holdout" for t in holdout)
     assert split(texts, lambda t: t) == (tuning, holdout)
+
+
+# --- Short texts: the classifier alone needs clear evidence ---
+
+SHORT_HARMLESS = [
+    "Sure, here you go.",
+    "Here you go",
+    "See you tonight.",
+    "go away",
+    "live.",
+    "Thanks!",
+    "I will do it.",
+    "Go ahead.",
+]
+
+
+@pytest.mark.parametrize("text", SHORT_HARMLESS)
+def test_short_everyday_replies_are_allowed(text: str) -> None:
+    # Chat replies are often a few words long; the guard reads them window by window.
+    verdict = moderate(text)
+    assert verdict.status == "ALLOWED", (text, verdict.category, verdict.detected_signals)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I will kill you", "VIOLENCE"),
+        ("you stupid idiot", "HARASSMENT"),
+        ("I want to die", "SELF_HARM"),
+        ("women are inferior", "HATE_SPEECH"),
+    ],
+)
+def test_short_texts_with_clear_evidence_are_still_disallowed(text: str, category: str) -> None:
+    verdict = moderate(text)
+    assert verdict.status == "DISALLOWED"
+    assert verdict.category == category

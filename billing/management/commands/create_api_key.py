@@ -10,8 +10,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.limits import set_key_limit, validate_limit
-from accounts.models import LimitReset, User
-from accounts.services import create_api_key, create_user, validate_rpm_limit
+from accounts.models import Guard, LimitReset, User
+from accounts.services import create_api_key, create_user, update_api_key, validate_rpm_limit
 from billing.money import parse_amount
 from billing.services import top_up
 from core.errors import ApiError
@@ -40,6 +40,13 @@ class Command(BaseCommand):
             choices=LimitReset.values,
             help="When the limit's window starts again (00:00 UTC, weeks on Monday; "
             "default never).",
+        )
+        parser.add_argument(
+            "--guard",
+            choices=Guard.values,
+            default=Guard.OFF.value,
+            help="The chat guard: moderate the user's message (input), the reply (output) or "
+            "both (default off; docs/moderation.md, Chat guard).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -85,6 +92,8 @@ class Command(BaseCommand):
                 raise CommandError(exc.message) from exc
             if limit is not None:
                 set_key_limit(key=issued.key, limit=limit, limit_reset=options["limit_reset"])
+            if options["guard"] != Guard.OFF:
+                update_api_key(key=issued.key, guard=options["guard"])
             if amount:
                 try:
                     top_up(user=user, amount=amount, note="create_api_key --balance")
