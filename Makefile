@@ -15,6 +15,13 @@ $(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
 	$(BIN)/uv pip install -q -p $(BIN)/python -r requirements.lock
 	touch $@
 
+# axe-core for the browser accessibility test (tests/e2e/test_accessibility.py), pinned in
+# package-lock.json; installed once, again only when the lock file changes. Only `make test`
+# needs it (and npm): `make run` does not.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
 install: $(VENV)/.installed
 
 migrate: install
@@ -33,7 +40,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
-test: install lint typecheck
+test: install node_modules/.package-lock.json lint typecheck
 	mkdir -p var
 	$(BIN)/pytest -q -p no:randomly
 

@@ -22,6 +22,9 @@
   const toolsBox = document.getElementById("pg-tools-box");
   const lockNote = document.getElementById("pg-lock-note");
   const creditNote = document.getElementById("pg-credit-note");
+  // The transcript is not a live region (a screen reader would read every streamed token);
+  // this hidden status line says each finished reply once.
+  const announcer = document.getElementById("pg-announce");
   const csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
   const creditsContact = root.dataset.creditsContact || "";
   let conversationId = root.dataset.conversation || "";
@@ -324,6 +327,16 @@
     }
   }
 
+  function announceReply(reply) {
+    if (!announcer) return;
+    const parts = [];
+    if (reply.body.isConnected && reply.body.textContent) parts.push(reply.body.textContent);
+    for (const line of reply.item.querySelectorAll(".tool-call-head, .turn-note")) {
+      parts.push(line.textContent);
+    }
+    announcer.textContent = "Reply: " + parts.join(" ");
+  }
+
   // After the stream (finished, failed or stopped): the reply's summary from the server.
   async function settleReply(reply, stopped) {
     const status = reply.id ? await replyStatus(reply.id) : null;
@@ -341,6 +354,7 @@
       reply.body.textContent = reply.error || (stopped ? "(stopped before any text)" : "(no text)");
       if (reply.error) reply.item.classList.add("turn-error");
     }
+    announceReply(reply);
     if (conversationId) lockTarget();
     const balance = status || (await conversationStatus());
     if (balance) showBalance(balance);
