@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -57,11 +58,17 @@ class ApiKeyCreateForm(forms.Form):
         help_text="Store the full text of requests and replies made with this key.",
     )
 
+    # A fresh random value per rendered form: the same form posted again (a reload of the
+    # "new key" page) is recognised and creates no second key.
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rpm_limit"] = _rpm_limit_field(
             initial=settings.DEFAULT_RPM_LIMIT, label="Rate limit (requests per minute)"
         )
+        if not self.is_bound:
+            self.initial["form_token"] = secrets.token_urlsafe(24)
 
 
 class ApiKeyLoggingForm(forms.Form):

@@ -37,6 +37,11 @@ from core.errors import ApiError, NotFound
 _LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+# Session entry: the tokens of key-creation forms already used, with the key each created.
+_USED_KEY_FORMS = "used_key_forms"
+_USED_KEY_FORMS_KEPT = 20
+
+
 def _user(request: HttpRequest) -> User:
     # Only called behind @login_required.
     return cast(User, request.user)
@@ -119,6 +124,16 @@ def key_create(request: HttpRequest) -> HttpResponse:
     form = ApiKeyCreateForm(request.POST)
     if not form.is_valid():
         return _keys_page(request, form)
+    token = form.cleaned_data["form_token"]
+    used: dict[str, int] = request.session.get(_USED_KEY_FORMS, {})
+    if token and token in used:
+        # The same form again (the browser re-sent it on a reload): no second key, and the
+        # raw key, which exists nowhere any more, is not shown again.
+        return render(
+            request,
+            "accounts/key_created.html",
+            {"key": _own_key(request, used[token]), "raw_key": None},
+        )
     try:
         issued = create_api_key(
             user=_user(request),
@@ -129,10 +144,18 @@ def key_create(request: HttpRequest) -> HttpResponse:
     except ApiError as exc:
         form.add_error(exc.param if exc.param in form.fields else None, exc.message)
         return _keys_page(request, form)
+    if token:
+        # Only the form's token and the key's id are kept, never the raw key.
+        recent = list(used.items())[-(_USED_KEY_FORMS_KEPT - 1) :]
+        request.session[_USED_KEY_FORMS] = {**dict(recent), token: issued.key.pk}
     return render(
         request,
         "accounts/key_created.html",
-        {"key": issued.key, "raw_key": issued.raw_key},
+        {
+            "key": issued.key,
+            "raw_key": issued.raw_key,
+            "api_base": request.build_absolute_uri("/v1"),
+        },
     )
 
 

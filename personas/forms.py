@@ -144,6 +144,24 @@ class TrainingItemForm(NovaForm):
         help_text=f"At most {CONTENT_MAX_LENGTH:,} characters.",
     )
 
+    # Plain words for the service's errors that name API fields.
+    friendly_messages = {
+        "metadata.question": "A question and answer needs its question: fill in Question.",
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # No maxlength in the page: a browser cuts a longer paste silently. The counter shows
+        # the limit as one types or pastes, and the form refuses what is over it, saying so.
+        self.fields["content"].widget.attrs.pop("maxlength", None)
+
+    def add_service_error(self, error: ApiError) -> None:
+        message = self.friendly_messages.get(error.param or "")
+        if message is None:
+            super().add_service_error(error)
+        else:
+            self.add_error(self.param_fields[error.param or ""], message)
+
     @property
     def is_qa_pair(self) -> bool:
         return self.cleaned_data.get("type") == TrainingDataItem.Type.QA_PAIR

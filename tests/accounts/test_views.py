@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -294,3 +295,43 @@ def test_key_name_is_escaped(alice: Client, user: User) -> None:
     html = alice.get(reverse("accounts:keys")).content.decode()
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_reloading_the_new_key_page_creates_no_second_key(alice: Client, user: User) -> None:
+    page = alice.get(reverse("accounts:keys")).content.decode()
+    token = re.search(r'name="form_token" value="([^"]+)"', page)
+    assert token is not None
+    form = {"name": "laptop", "rpm_limit": "60", "form_token": token.group(1)}
+    first = alice.post(reverse("accounts:key_create"), form)
+    key = user.api_keys.get()
+    raw = re.search(r'id="raw-key">(sk-[^<]+)<', first.content.decode())
+    assert raw is not None and raw.group(1).startswith(key.prefix)
+    # The full key in the Bearer hint and a snippet with this server's base URL.
+    assert f"Authorization: Bearer {raw.group(1)}" in first.content.decode()
+    assert "http://testserver/v1/chat/completions" in first.content.decode()
+
+    again = alice.post(reverse("accounts:key_create"), form)  # what a reload re-sends
+    assert again.status_code == 200
+    assert user.api_keys.count() == 1
+    body = again.content.decode()
+    assert "already created" in body
+    assert raw.group(1) not in body  # the raw key is never shown twice
+    assert key.prefix in body
+    # A new form (a new token) creates a new key.
+    page = alice.get(reverse("accounts:keys")).content.decode()
+    fresh = re.search(r'name="form_token" value="([^"]+)"', page)
+    assert fresh is not None and fresh.group(1) != token.group(1)
+    alice.post(reverse("accounts:key_create"), {**form, "form_token": fresh.group(1)})
+    assert user.api_keys.count() == 2
+
+
+def test_the_session_never_holds_a_raw_key(alice: Client, user: User) -> None:
+    page = alice.get(reverse("accounts:keys")).content.decode()
+    token = re.search(r'name="form_token" value="([^"]+)"', page)
+    assert token is not None
+    response = alice.post(
+        reverse("accounts:key_create"), {"rpm_limit": "60", "form_token": token.group(1)}
+    )
+    raw = re.search(r'id="raw-key">(sk-[^<]+)<', response.content.decode())
+    assert raw is not None
+    assert raw.group(1) not in str(dict(alice.session.items()))

@@ -69,9 +69,10 @@ def test_warm_persona_chat_costs_one_read_and_the_charge(
     # The key with its user, available balance and the persona's visibility and revision (one
     # read), the hold, then charge_usage settling it: on PostgreSQL one statement each;
     # elsewhere the hold is the locked balance, its update and the hold row, and the charge
-    # deletes the hold, saves the usage record, locks and updates the balance and writes the
-    # ledger entry. The persona and its training data are not loaded again.
-    assert len(statements) == (3 if connection.vendor == "postgresql" else 9), statements
+    # deletes the hold, saves the usage record, locks and updates the balance, writes the
+    # ledger entry and adds the record to its day's usage row (read, then written). The
+    # persona and its training data are not loaded again.
+    assert len(statements) == (3 if connection.vendor == "postgresql" else 11), statements
     assert statements[0].startswith("SELECT") and "accounts_apikey" in statements[0]
     assert "personas_persona" in statements[0]
     if connection.vendor == "postgresql":

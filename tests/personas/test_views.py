@@ -310,6 +310,28 @@ def test_qa_pair_without_question_shows_the_error_beside_the_question(
     html = response.content.decode()
     question_html = html[html.index('id="field-question"') :]
     assert 'class="errorlist"' in question_html[: question_html.index("</div>")]
+    # In plain words, not the API's field path.
+    assert "fill in Question" in question_html[: question_html.index("</div>")]
+    assert "metadata.question" not in html
+    assert not persona.training_items.exists()
+
+
+def test_a_long_paste_is_not_cut_by_the_browser_but_refused_with_the_limit(
+    alice: Client, user: User
+) -> None:
+    persona = _persona(user)
+    page = alice.get(reverse("personas:training_add", args=[persona.id])).content.decode()
+    content_tag = page[page.index('name="content"') - 200 : page.index('name="content"') + 200]
+    assert "maxlength" not in content_tag  # a browser would cut 12,000 pasted characters
+    assert "/ 10,000 characters" in page  # the limit is stated before anything is pasted
+    response = alice.post(
+        reverse("personas:training_add", args=[persona.id]),
+        {"type": "text", "content": "x" * 12_000},
+    )
+    assert response.status_code == 200
+    assert "10000" in str(response.context["form"].errors["content"]) or "10,000" in str(
+        response.context["form"].errors["content"]
+    )
     assert not persona.training_items.exists()
 
 
