@@ -15,13 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiKey, User
+from billing.money import money_string
 from billing.selectors import get_balance, key_spend, usage_summary
 from billing.serializers import (
     KeyResponseSerializer,
     UsageQuerySerializer,
     UsageResponseSerializer,
     limit_reset_for_api,
-    money_string,
+    optional_money,
 )
 from core.schema import error_responses
 
@@ -80,9 +81,9 @@ class KeyInfoView(APIView):
         data: dict[str, Any] = {
             "label": key.name,
             "prefix": key.prefix,
-            "limit": money_string(key.limit),
+            "limit": optional_money(key.limit),
             "limit_reset": limit_reset_for_api(key.limit_reset),
-            "limit_remaining": money_string(spend.limit_remaining),
+            "limit_remaining": optional_money(spend.limit_remaining),
             "usage": money_string(spend.usage),
             "usage_daily": money_string(spend.usage_daily),
             "usage_weekly": money_string(spend.usage_weekly),

@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from billing.money import DECIMAL_PLACES, MAX_DIGITS, ZERO
+from billing.money import DECIMAL_PLACES, MAX_DIGITS, ZERO, money_string
 
 
 class Balance(models.Model):
@@ -25,7 +23,7 @@ class Balance(models.Model):
 
     def __str__(self) -> str:
         # Plain notation at 8 places: a zero balance reads "0.00000000", never "0E-8".
-        return f"Balance of {self.user}: {Decimal(self.amount):.8f} USD"
+        return f"Balance of {self.user}: {money_string(self.amount)} USD"
 
 
 class Hold(models.Model):
@@ -57,7 +55,7 @@ class Hold(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"hold {self.amount} USD for {self.model_id}"
+        return f"hold {money_string(self.amount)} USD for {self.model_id}"
 
 
 class UsageRecord(models.Model):
@@ -93,7 +91,10 @@ class UsageRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.model_id} {self.prompt_tokens}+{self.completion_tokens} = {self.cost}"
+        return (
+            f"{self.model_id} {self.prompt_tokens}+{self.completion_tokens} = "
+            f"{money_string(self.cost)}"
+        )
 
     @property
     def total_tokens(self) -> int:

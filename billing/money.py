@@ -53,6 +53,12 @@ def to_money(amount: Decimal | str | int) -> Decimal:
     return _finite(amount, param="amount").quantize(QUANTUM, rounding=ROUND_HALF_UP)
 
 
+def money_string(amount: Decimal) -> str:
+    """An amount as the API, the CSV export and chat responses show money: a decimal string
+    with 8 places, ``"0.00002400"``."""
+    return f"{to_money(amount):f}"
+
+
 def usage_cost(model: ModelSpec, prompt_tokens: int, completion_tokens: int) -> Decimal:
     """What this usage of ``model`` costs, in money: its catalog price rounded half up."""
     return to_money(model.price(prompt_tokens, completion_tokens))

@@ -11,15 +11,16 @@ from rest_framework import serializers
 
 from accounts.models import LimitReset
 from billing import windows
+from billing.money import money_string
 from billing.selectors import GROUPS, UsageQuery
 
 DEFAULT_USAGE_DAYS = 30
 MAX_USAGE_DAYS = 366
 
 
-def money_string(amount: Decimal | None) -> str | None:
-    """An amount as the API shows money: a decimal string with 8 places (None stays None)."""
-    return None if amount is None else f"{amount:.8f}"
+def optional_money(amount: Decimal | None) -> str | None:
+    """``billing.money.money_string``, with None (no limit) kept as None."""
+    return None if amount is None else money_string(amount)
 
 
 class RateLimitSerializer(serializers.Serializer[dict[str, Any]]):

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 from accounts.models import User
 from billing import windows
 from billing.models import UsageRecord
-from billing.money import ZERO
+from billing.money import ZERO, money_string
 from billing.selectors import (
     USAGE_CHART_DAYS,
     DailySpend,
@@ -264,7 +264,7 @@ def _csv_row(record: UsageRecord) -> list[str | int]:
         record.prompt_tokens,
         record.completion_tokens,
         record.total_tokens,
-        str(record.cost),
+        money_string(record.cost),
     ]
 
 
@@ -282,7 +282,7 @@ def _summary_csv(response: HttpResponse, user: User, serializer: UsageQuerySeria
                 row["requests"],
                 row["prompt_tokens"],
                 row["completion_tokens"],
-                f"{row['cost']:f}",
+                money_string(row["cost"]),
             ]
         )
     total = summary.total
@@ -293,7 +293,7 @@ def _summary_csv(response: HttpResponse, user: User, serializer: UsageQuerySeria
             total.requests,
             total.prompt_tokens,
             total.completion_tokens,
-            f"{total.cost:f}",
+            money_string(total.cost),
         ]
     )
 

@@ -28,10 +28,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from chat.serializers import PERSONA_MODEL_PREFIX
+from chat.serializers import PERSONA_MODEL_PREFIX, persona_model_id
 from core.errors import NotFound
 from core.fields import QueryBooleanField
-from core.ids import parse_id
 from core.schema import error_responses
 from llm.catalog import ModelSpec, get_catalog
 from personas.models import Persona
@@ -161,9 +160,9 @@ def get_model_entry(user: AbstractBaseUser | AnonymousUser | None, model_id: str
     model = catalog.get(model_id)
     if model is not None:
         return _catalog_entry(model)
-    if model_id.startswith(PERSONA_MODEL_PREFIX):
-        pk = parse_id(model_id[len(PERSONA_MODEL_PREFIX) :])
-        persona = _usable_personas(user).filter(pk=pk).first() if pk is not None else None
+    pk = persona_model_id(model_id)
+    if pk is not None:
+        persona = _usable_personas(user).filter(pk=pk).first()
         if persona is not None and (model := catalog.get(persona.default_model)) is not None:
             return _persona_entry(persona, model)
     raise NotFound(

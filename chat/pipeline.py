@@ -45,7 +45,7 @@ from rest_framework.request import Request
 from accounts.auth import Alongside, authenticate_key_with, parse_bearer, touch_last_used
 from accounts.models import ApiKey, User
 from billing.models import Hold
-from billing.money import QUANTUM, usage_cost
+from billing.money import money_string, usage_cost
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold
 from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
 from chat.guard import (
@@ -745,8 +745,7 @@ def finish_chat(
     if not completed and usage.completion_tokens == 0:
         if ctx.hold is not None:
             release_hold(ctx.hold)
-        if ctx.guard is not None and ctx.guard.findings:
-            record_findings(ctx.guard, ctx.conversation)
+        _record_guard_findings(ctx, ctx.conversation)
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     cost = usage_cost(ctx.model, usage.prompt_tokens, usage.completion_tokens)
     conversation = ctx.conversation
@@ -768,15 +767,12 @@ def finish_chat(
                     completion_tokens=usage.completion_tokens,
                 )
                 _charge(ctx, usage=usage, cost=cost, conversation=conversation)
-                if ctx.guard is not None and ctx.guard.findings:
-                    # The guard's verdicts, with the conversation they were given in.
-                    record_findings(ctx.guard, conversation)
+                _record_guard_findings(ctx, conversation)
         else:
             # Nothing else to write: charge_usage's own transaction is the whole step, without
             # the savepoint a nested block would cost (two round trips).
             _charge(ctx, usage=usage, cost=cost, conversation=conversation)
-            if ctx.guard is not None and ctx.guard.findings:
-                record_findings(ctx.guard, conversation)
+            _record_guard_findings(ctx, conversation)
     except HoldSettled:
         # Already recorded (a retry that raced ``settle_holds``): charged once, saved once.
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
@@ -785,6 +781,12 @@ def finish_chat(
     return ChatOutcome(
         usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
     )
+
+
+def _record_guard_findings(ctx: ChatContext, conversation: Conversation | None) -> None:
+    """The guard's verdicts that are not ALLOW, with the conversation they were given in."""
+    if ctx.guard is not None and ctx.guard.findings:
+        record_findings(ctx.guard, conversation)
 
 
 def _charge(
@@ -818,7 +820,7 @@ def usage_body(outcome: ChatOutcome) -> dict[str, Any]:
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
         "total_tokens": usage.total_tokens,
-        "cost": f"{outcome.cost.quantize(QUANTUM):f}",
+        "cost": money_string(outcome.cost),
     }
 
 

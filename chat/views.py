@@ -25,7 +25,6 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -37,13 +36,16 @@ from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
 from billing.models import UsageRecord
+from billing.money import money_string
 from billing.selectors import get_balance
+from billing.views import credits_contact
 from chat.pipeline import ChatContext, errors_as_events, prepare_chat, stream_chunks
 from chat.serializers import ChatCompletionRequestSerializer
 from conversations.markdown import render_markdown
 from conversations.models import PERSONA_MODES, Conversation, Message
 from core.asyncdb import in_caller_thread
 from core.errors import ApiError, InvalidRequest, error_response, known_error
+from core.ids import parse_id
 from core.parsers import MAX_JSON_DEPTH, check_json_depth
 from core.sharedcache import shared_cache
 from llm.catalog import get_catalog
@@ -54,17 +56,11 @@ logger = logging.getLogger(__name__)
 
 # The fields of the page's payload handed to the API's serializer as they are.
 PASSED_FIELDS = ("persona_id", "model", "conversation_id", "temperature", "max_tokens")
-DEFAULT_CREDITS_CONTACT = "To add credit, ask the operator of this Nova to top up your balance."
 # How long the page may ask where a reply went: long enough for a slow settle after a Stop.
 REPLY_MEMORY_SECONDS = 15 * 60
 # The pipeline's completion ids: "chatcmpl-" and 24 URL-safe characters.
 REPLY_ID = re.compile(r"chatcmpl-[A-Za-z0-9_-]{1,64}")
 REPLY_HEADER = "X-Playground-Reply"
-
-
-def credits_contact() -> str:
-    """Who to ask for credit, shown with the playground's 402."""
-    return str(getattr(settings, "CREDITS_CONTACT", DEFAULT_CREDITS_CONTACT))
 
 
 @dataclass(frozen=True)
@@ -245,9 +241,9 @@ def playground(request: HttpRequest) -> HttpResponse:
     target_persona = continuation.persona_id if continuation is not None else None
     wanted = request.GET.get("persona", "")
     usable = {persona.pk for persona in personas}
-    digits = wanted.isascii() and wanted.isdigit() and len(wanted) < 19
-    if continuation is None and digits and int(wanted) in usable:
-        target_persona = int(wanted)
+    wanted_pk = parse_id(wanted)
+    if continuation is None and wanted_pk in usable:
+        target_persona = wanted_pk
     balance = get_balance(user)
     context = {
         "personas": personas,
@@ -391,7 +387,7 @@ def _reply_summary(user: User, conversation_id: int | None, after: int) -> _Repl
     return {
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
-        "cost": f"{usage.cost:f}",
+        "cost": money_string(usage.cost),
         "html": str(render_markdown(content)) if content else "",
     }
 
@@ -431,9 +427,9 @@ def playground_status(request: HttpRequest) -> HttpResponse:
             .values_list("cost", flat=True)
             .first()
         )
-        body["last_cost"] = f"{latest:f}" if latest is not None else None
+        body["last_cost"] = money_string(latest) if latest is not None else None
     # Read last: after the reply's charge.
-    body["balance"] = f"{get_balance(user):f}"
+    body["balance"] = money_string(get_balance(user))
     return JsonResponse(body)
 
 

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -68,7 +68,7 @@ async def open_stream(request: GenerationRequest) -> OpenedStream:
     """A stream whose first event has arrived. Raises the request's ApiError when no
     deployment (nor fallback) produced one; the caller must close ``events``."""
     (first, source), model, index, answering = await _route(request, _stream_attempt)
-    return OpenedStream(model=answering, events=_prepended(first, source, model, index))
+    return OpenedStream(model=answering, events=_Prepended(first, source, model, index))
 
 
 async def _complete_attempt(request: GenerationRequest) -> Completion:
@@ -87,23 +87,46 @@ async def _stream_attempt(
     return first, source
 
 
-async def _prepended(
-    first: Delta | Finish, source: AsyncIterator[Delta | Finish], model: ModelSpec, index: int
-) -> AsyncGenerator[Delta | Finish, None]:
-    # Closing this generator (the client gone) closes the provider's stream, and with it the
-    # upstream request. A failure from here on is the caller's: the client already has tokens.
-    tokens = 0
-    try:
-        yield first
-        if isinstance(first, Finish):
-            tokens = first.usage.total_tokens
-        async for event in source:
-            if isinstance(event, Finish):
-                tokens = event.usage.total_tokens
-            yield event
-    finally:
-        health.finished(model, index, failed=False, tokens=tokens)
-        await source.aclose()  # type: ignore[attr-defined]
+class _Prepended:
+    """The stream from its first event on (already received), for the caller to iterate.
+
+    ``aclose`` closes the provider's stream (and with it the upstream request) and ends the
+    deployment's in-flight count, exactly once, even when the caller closes it before reading
+    anything: an async generator closed before its first step would skip its ``finally``.
+    A failure while iterating is the caller's: the client already has tokens.
+    """
+
+    def __init__(
+        self, first: Delta | Finish, source: AsyncIterator[Delta | Finish], model: ModelSpec,
+        index: int,
+    ) -> None:  # fmt: skip
+        self._first: Delta | Finish | None = first
+        self._source = source
+        self._model = model
+        self._index = index
+        self._tokens = 0
+        self._closed = False
+
+    def __aiter__(self) -> _Prepended:
+        return self
+
+    async def __anext__(self) -> Delta | Finish:
+        if self._first is not None:
+            event, self._first = self._first, None
+        else:
+            event = await anext(self._source)
+        if isinstance(event, Finish):
+            self._tokens = event.usage.total_tokens
+        return event
+
+    async def aclose(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._source.aclose()  # type: ignore[attr-defined]
+        finally:
+            health.finished(self._model, self._index, failed=False, tokens=self._tokens)
 
 
 async def _route(

@@ -22,7 +22,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from billing.money import to_money
+from billing.money import money_string, to_money
 from core.errors import InvalidRequest
 
 register = template.Library()
@@ -56,7 +56,7 @@ def money(value: Any) -> str:
 def money_exact(value: Any) -> str:
     """The amount at Nova's 8 decimal places: 9.9987068 -> "9.99870680"."""
     amount = _amount(value)
-    return "" if amount is None else f"{amount:f}"
+    return "" if amount is None else money_string(amount)
 
 
 @register.filter
@@ -71,4 +71,4 @@ def usd(value: Any) -> SafeString | str:
         shown = f"{sign}<$0.01"
     else:
         shown = f"{sign}${cents.copy_abs():f}"
-    return format_html('<span class="money" title="{} USD">{}</span>', f"{amount:f}", shown)
+    return format_html('<span class="money" title="{} USD">{}</span>', money_string(amount), shown)

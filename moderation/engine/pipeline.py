@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -110,9 +111,14 @@ class _Sentences:
 
     def __init__(self, content: str, model: classifier.Model) -> None:
         self.model = model
-        self.raw = [context.benign_senses(normalize(s)) for s in context.sentences(content)]
+        self.content = content
         self._probs: dict[str, dict[str, float]] = {}
         self._rules: dict[str, set[str]] = {}
+
+    @functools.cached_property
+    def raw(self) -> list[str]:
+        """The sentences, normalised: split only when a flag needs its carriers."""
+        return [context.benign_senses(normalize(s)) for s in context.sentences(self.content)]
 
     def probs(self, text: str) -> dict[str, float]:
         if text not in self._probs:
@@ -129,10 +135,9 @@ class _Sentences:
         if not learned:
             return category in self.rule_categories(text)
         p = self.probs(text)
-        head = "CHILD_SAFETY" if category == "CHILD_SAFETY" else category
-        return p.get(head, 0.0) >= thresholds.get(head, 0.5) or (
+        return p.get(category, 0.0) >= thresholds.get(category, 0.5) or (
             p[classifier.ANY] >= thresholds[classifier.ANY]
-            and max(p[c] for c in classifier.LEARNED_CATEGORIES) == p.get(head, -1.0)
+            and max(p[c] for c in classifier.LEARNED_CATEGORIES) == p.get(category, -1.0)
         )
 
     def carriers(self, category: str, learned: bool, thresholds: dict[str, float]) -> list[str]:

@@ -24,6 +24,7 @@ from chat.pipeline import admit, pending_records, replay_record, stream_chunks
 from core.asyncdb import in_caller_thread
 from core.errors import InsufficientQuota
 from llm.catalog import get_catalog
+from llm.health import health
 from tests.chat.helpers import make_persona, sse_events, streamed_body
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory, UserFactory, raw_key
@@ -173,8 +174,12 @@ def test_a_client_gone_at_the_role_chunk_closes_the_upstream_and_returns_the_hol
         await chunks.aclose()  # the client left while the role chunk was being sent
         return first
 
+    in_flight_before = health.in_flight(ctx.model, 0)
     first = async_to_sync(first_chunk_then_leave)()
     assert sse_events(first)[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
+    # The deployment's in-flight count ended with the stream (a stream closed before its first
+    # event was read must still end it).
+    assert health.in_flight(ctx.model, 0) == in_flight_before
     # The provider's stream was closed (the upstream saw Nova go) and nothing is owed.
     deadline = time.monotonic() + 5
     while fake_upstream.disconnects < 1 and time.monotonic() < deadline:

@@ -123,6 +123,10 @@ def test_client_disconnect_mid_stream_is_charged_for_what_was_sent(
     partial = Message.objects.get(role="assistant").content
     assert partial.startswith("w00 w01 w02 w03 w04")
     assert count_tokens(partial) == usage.completion_tokens
+    # The upstream notices the closed connection on its next write (a chunk every 50 ms), which
+    # can come after the charge was committed.
+    while fake_upstream.disconnects < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert fake_upstream.disconnects >= 1
 
 
