@@ -19,17 +19,15 @@ from __future__ import annotations
 
 import logging
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
 
 from core.errors import RateLimited
-from core.sharedcache import cache_breaker, shared_cache
+from core.sharedcache import cache_breaker, shared_cache, shared_redis, through_breaker
 
 __all__ = [
     "REQUEST_ATTRIBUTE",
@@ -70,31 +68,19 @@ class RateLimitState:
         }
 
 
-# Django's RedisCacheClient.get_client() builds a new redis.Redis object on every call; it is
-# thread-safe and writes always go to the first server, so one per cache object is kept.
-_write_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def _write_client(redis_cache: Any) -> Any:
-    client = _write_clients.get(redis_cache)
-    if client is None:
-        client = _write_clients[redis_cache] = redis_cache.get_client(write=True)
-    return client
-
-
 def _increment(cache_key: str) -> int:
     """Count one into ``cache_key``: the new count."""
-    cache = shared_cache()
-    backend: Any = cache
-    redis_cache = getattr(backend, "_cache", None)
-    if redis_cache is not None and hasattr(redis_cache, "get_client"):
-        full_key = backend.make_and_validate_key(cache_key)
-        pipe = _write_client(redis_cache).pipeline(transaction=False)
+    redis = shared_redis()
+    if redis is not None:
+        client, make_key = redis
+        full_key = make_key(cache_key)
+        pipe = client.pipeline(transaction=False)
         pipe.incr(full_key)
         pipe.expire(full_key, WINDOW_SECONDS * 2)
         count, _ = pipe.execute()
         return int(count)
     # Local memory: add() is a no-op when the key exists, incr() is atomic under its lock.
+    cache = shared_cache()
     cache.add(cache_key, 0, WINDOW_SECONDS * 2)
     try:
         return int(cache.incr(cache_key))
@@ -121,34 +107,34 @@ class RateLimiter:
     def hit(self, key_id: int, limit: int) -> RateLimitState | None:
         """Count one request for this key: the resulting state, or None when the cache is down
         or its breaker open."""
-        breaker = cache_breaker()
-        if not breaker.allow():
-            return None
         now = self.clock()
         window = int(now // WINDOW_SECONDS)
         reset = max(1, int((window + 1) * WINDOW_SECONDS - now))
-        started = time.monotonic()
-        try:
-            count = _increment(f"rl:{key_id}:{window}")
-        except Exception as exc:
-            # A hung Redis (a timeout) is skipped for the breaker's cool-off; one that refuses at
-            # once costs nothing to try, so the next request probes it and counting resumes as
-            # soon as it is back.
-            slow = time.monotonic() - started >= settings.REDIS_TIMEOUT / 2
-            if breaker.record_failure(cool_off=None if slow else 0.0):
-                logger.warning(
-                    "rate limiting degraded: cache unreachable (%s: %s); circuit opened, %s",
-                    type(exc).__name__,
-                    exc,
-                    f"requests skip the cache for {breaker.cool_off:g} s between probes"
-                    if slow
-                    else "requests probe the cache until it answers",
-                    exc_info=True,
-                )
+        # A hung Redis (a timeout) is skipped for the breaker's cool-off; one that refuses at
+        # once costs nothing to try, so the next request probes it and counting resumes as soon
+        # as it is back.
+        count = through_breaker(
+            lambda: _increment(f"rl:{key_id}:{window}"), opened=_degraded, closed=_restored
+        )
+        if count is None:
             return None
-        if breaker.record_success():
-            logger.warning("rate limiting restored: cache reachable again; circuit closed")
         return RateLimitState(limit=min(limit, settings.MAX_KEY_RPM), count=count, reset=reset)
+
+
+def _degraded(exc: Exception, slow: bool) -> None:
+    logger.warning(
+        "rate limiting degraded: cache unreachable (%s: %s); circuit opened, %s",
+        type(exc).__name__,
+        exc,
+        f"requests skip the cache for {cache_breaker().cool_off:g} s between probes"
+        if slow
+        else "requests probe the cache until it answers",
+        exc_info=True,
+    )
+
+
+def _restored() -> None:
+    logger.warning("rate limiting restored: cache reachable again; circuit closed")
 
 
 limiter = RateLimiter()

@@ -11,19 +11,26 @@ replace it.
 :func:`shared_cache` consult first: after a failure (a timeout, ``settings.REDIS_TIMEOUT``) they
 skip the cache for ``settings.REDIS_BREAKER_SECONDS`` instead of each waiting out the timeout.
 It comes with the cache object, so a replaced ``settings.CACHES`` starts with a closed breaker.
+:func:`through_breaker` runs one piece of cache work under that breaker, and :func:`shared_redis`
+gives the Redis client behind the cache for work Django's cache API cannot express (pipelines).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
 
 from core.breaker import CircuitBreaker
 
-__all__ = ["cache_breaker", "shared_cache"]
+__all__ = ["cache_breaker", "shared_cache", "shared_redis", "through_breaker"]
+
+T = TypeVar("T")
 
 
 class _Shared(NamedTuple):
@@ -60,3 +67,51 @@ def shared_cache() -> BaseCache:
 def cache_breaker() -> CircuitBreaker:
     """The circuit breaker of :func:`shared_cache`: skip the cache while it says no."""
     return _shared().breaker
+
+
+# Django's RedisCacheClient.get_client() builds a new redis.Redis object on every call; it is
+# thread-safe and writes always go to the first server, so one per cache object is kept.
+_redis_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def shared_redis() -> tuple[Any, Callable[[str], str]] | None:
+    """The write client of the Redis behind :func:`shared_cache` and the cache's key maker
+    (prefix and version, as the cache's own keys); None when the cache is not Redis."""
+    cache: Any = shared_cache()
+    redis_cache = getattr(cache, "_cache", None)
+    if redis_cache is None or not hasattr(redis_cache, "get_client"):
+        return None
+    client = _redis_clients.get(redis_cache)
+    if client is None:
+        client = _redis_clients[redis_cache] = redis_cache.get_client(write=True)
+    return client, cache.make_and_validate_key
+
+
+def through_breaker(
+    work: Callable[[], T],
+    *,
+    opened: Callable[[Exception, bool], None],
+    closed: Callable[[], None],
+) -> T | None:
+    """``work()`` unless :func:`cache_breaker` says to skip the cache; None when skipped or
+    when it raised.
+
+    A failure is reported to the breaker: a slow one (a timeout: at least half of
+    ``REDIS_TIMEOUT``) opens it for its cool-off, a fast one (connection refused) lets the next
+    call probe at once. ``opened(exc, slow)`` is called when this failure opened the breaker,
+    ``closed()`` when this success closed it: each outage is logged once by the caller.
+    """
+    breaker = cache_breaker()
+    if not breaker.allow():
+        return None
+    started = time.monotonic()
+    try:
+        result = work()
+    except Exception as exc:
+        slow = time.monotonic() - started >= settings.REDIS_TIMEOUT / 2
+        if breaker.record_failure(cool_off=None if slow else 0.0):
+            opened(exc, slow)
+        return None
+    if breaker.record_success():
+        closed()
+    return result

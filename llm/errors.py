@@ -19,6 +19,7 @@ from core.errors import ApiError, InvalidRequest, RateLimited, UpstreamError, Up
 __all__ = [
     "DEFAULT_RETRY_AFTER_SECONDS",
     "FailureKind",
+    "UnsupportedRequest",
     "UpstreamFailure",
     "UpstreamTimeoutFailure",
     "retry_after_seconds",
@@ -198,6 +199,12 @@ class UpstreamFailure(UpstreamError):
         if status in CREDENTIAL_STATUSES:
             return UpstreamError(MSG_CREDENTIALS.format(status=status))
         return self
+
+
+class UnsupportedRequest(InvalidRequest):
+    """The model cannot take what the request uses (tools, a response format, n choices,
+    images, tool messages): a 400 naming the ``param`` for the requested model, and for the
+    router a fallback to skip. Raised by ``llm.capabilities.check_capabilities``."""
 
 
 class UpstreamTimeoutFailure(UpstreamFailure, UpstreamTimeout):

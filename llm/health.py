@@ -27,15 +27,12 @@ import logging
 import threading
 import time
 import uuid
-import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-
-from core.sharedcache import cache_breaker, shared_cache
+from core.sharedcache import shared_redis, through_breaker
 from llm.catalog import ModelSpec
 
 __all__ = ["FAILURE_WINDOW_SECONDS", "DeploymentStatus", "Health", "deployment_key", "health"]
@@ -80,26 +77,6 @@ class _Local:
         self.minute: dict[str, tuple[int, int, int]] = {}
 
 
-# Django's RedisCacheClient.get_client() builds a new redis.Redis object on every call; one per
-# cache object is kept, as core.ratelimit does.
-_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def _redis() -> tuple[Any, Callable[[str], str]] | None:
-    """The Redis client and the cache's key maker, or None without Redis or while its breaker
-    is open."""
-    cache: Any = shared_cache()
-    redis_cache = getattr(cache, "_cache", None)
-    if redis_cache is None or not hasattr(redis_cache, "get_client"):
-        return None
-    if not cache_breaker().allow():
-        return None
-    client = _clients.get(redis_cache)
-    if client is None:
-        client = _clients[redis_cache] = redis_cache.get_client(write=True)
-    return client, cache.make_and_validate_key
-
-
 class Health:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
@@ -123,24 +100,10 @@ class Health:
     def _shared(self, work: Callable[[Any, Callable[[str], str]], Any]) -> Any:
         """``work(client, make_key)`` on Redis; None when Redis is not used or failed (then the
         cache's breaker is told, as the rate limiter tells it, and the outage logged once)."""
-        redis = _redis()
+        redis = shared_redis()
         if redis is None:
             return None
-        started = time.monotonic()
-        breaker = cache_breaker()
-        try:
-            result = work(*redis)
-        except Exception as exc:
-            slow = time.monotonic() - started >= settings.REDIS_TIMEOUT / 2
-            if breaker.record_failure(cool_off=None if slow else 0.0):
-                logger.warning(
-                    "deployment health is local to this process: cache unreachable (%s)",
-                    type(exc).__name__,
-                )
-            return None
-        if breaker.record_success():
-            logger.warning("deployment health is shared again: cache reachable")
-        return result
+        return through_breaker(lambda: work(*redis), opened=_local_only, closed=_shared_again)
 
     # --- what the router asks and reports ---
 
@@ -347,6 +310,17 @@ class Health:
                 )
             )
         return statuses
+
+
+def _local_only(exc: Exception, slow: bool) -> None:
+    logger.warning(
+        "deployment health is local to this process: cache unreachable (%s)",
+        type(exc).__name__,
+    )
+
+
+def _shared_again() -> None:
+    logger.warning("deployment health is shared again: cache reachable")
 
 
 health = Health()

@@ -22,11 +22,12 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from core.errors import UpstreamError
+from llm.capabilities import check_capabilities
 from llm.catalog import ModelSpec, get_catalog
-from llm.errors import UpstreamFailure
+from llm.errors import UnsupportedRequest, UpstreamFailure
 from llm.health import health
 from llm.providers import get_provider
 from llm.types import Completion, Delta, Finish, GenerationRequest, OpenedStream
@@ -168,41 +169,22 @@ async def _route(
 
 
 def _candidates(request: GenerationRequest) -> list[ModelSpec]:
-    """The request's model, then its fallbacks that can take this request."""
+    """The request's model, then its fallbacks that can take this request: the request's own
+    model was checked before generation (a 400 there), a fallback is checked here against
+    everything it would be sent, and skipped rather than sent something it would refuse or
+    drop (n choices from a model that gives one, tool messages to a model without tools)."""
     catalog = get_catalog()
     models = [request.model]
     for model_id in request.model.fallbacks:
         fallback = catalog.get(model_id)
-        if fallback is not None and _can_take(fallback, request):
-            models.append(fallback)
+        if fallback is None:
+            continue
+        try:
+            check_capabilities(fallback, messages=request.messages, params=request.params)
+        except UnsupportedRequest:
+            continue
+        models.append(fallback)
     return models
-
-
-def _can_take(model: ModelSpec, request: GenerationRequest) -> bool:
-    """Whether a fallback supports what the request uses (tools, a JSON response format,
-    images): the request's own model was checked before generation, a fallback is checked
-    here and skipped rather than sent something it would refuse or drop."""
-    params = request.params
-    if params.get("tools") and not model.tools:
-        return False
-    response_format = params.get("response_format")
-    if (
-        isinstance(response_format, dict)
-        and response_format.get("type") in ("json_object", "json_schema")
-        and not model.structured_outputs
-    ):
-        return False
-    return model.vision or not _has_images(request.messages)
-
-
-def _has_images(messages: list[dict[str, Any]]) -> bool:
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, list) and any(
-            isinstance(part, dict) and part.get("type") == "image_url" for part in content
-        ):
-            return True
-    return False
 
 
 async def _on_model(

@@ -40,7 +40,9 @@ Tools, choices and errors, as OpenAI sends them:
 
 Faults for routing tests (each deployment is its own server): ``drop=True`` closes the
 connection before answering anything; :meth:`FakeUpstream.fail_next` fails the next K requests
-then answers as scripted; :meth:`FakeUpstream.fail_every_other` fails every other request.
+then answers as scripted; :meth:`FakeUpstream.fail_every_other` fails every other request;
+``hold=True`` keeps each request waiting (received and recorded, nothing answered) until
+:meth:`FakeUpstream.release`, so a test knows it is in flight.
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ class Script:
     retry_after: float | str | None = None  # with an error status: the Retry-After header
     raw_events: tuple[str, ...] | None = None  # streamed: these data payloads, verbatim
     drop: bool = False  # close the connection without answering (before the first byte)
+    hold: bool = False  # wait for FakeUpstream.release() before answering
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,8 @@ class _State:
     # Set on reset() and on shutdown: a hanging handler from an earlier test wakes up and
     # drops its connection instead of writing into the next test's observations.
     wake: threading.Event = field(default_factory=threading.Event)
+    # Set by FakeUpstream.release(): held requests (Script.hold) answer.
+    released: threading.Event = field(default_factory=threading.Event)
     # FakeUpstream.fail_every_other(): this answers the 1st, 3rd, ... unqueued request.
     alternate: Script | None = None
     served: int = 0  # unqueued requests answered so far
@@ -308,6 +313,18 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
+    def _held(self) -> bool:
+        """Wait for release(); False when woken by reset or shutdown (then just drop the
+        connection)."""
+        state = self.server.state
+        with state.lock:
+            wake, released = state.wake, state.released
+        while not released.wait(0.01):
+            if wake.is_set():
+                self.close_connection = True
+                return False
+        return True
+
     # --- routes ---
 
     def do_GET(self) -> None:
@@ -337,6 +354,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         hang_first = script.hang and script.hang_after_chunks is None
         if hang_first and not self._hang(script.hang):
+            return
+        if script.hold and not self._held():
             return
         if script.drop:
             self.close_connection = True
@@ -491,6 +510,12 @@ class FakeUpstream:
             self._state.served = 0
         return script
 
+    def release(self) -> None:
+        """Let the held requests (``hold=True``) answer, and the following ones at once."""
+        with self._state.lock:
+            released = self._state.released
+        released.set()
+
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._state.lock:
@@ -517,6 +542,7 @@ class FakeUpstream:
             self._state.requests.clear()
             self._state.disconnects = 0
             woken, self._state.wake = self._state.wake, threading.Event()
+            self._state.released = threading.Event()
         woken.set()
 
 

@@ -521,6 +521,58 @@ def test_a_blocked_message_in_a_saved_conversation_is_linked_to_it(
     assert Message.objects.filter(conversation_id=conversation_id).count() == 2
 
 
+# Profanity alone is allowed and logged (LOG_ONLY): pinned by the first assertions below.
+PROFANE_QUESTION = "Why the hell is my damn list backwards?"
+PROFANE_REPLY = (
+    "Damn, that shit is backwards. Slicing with a negative step gives a reversed copy, and "
+    "the reversed function returns an iterator instead."
+)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_logged_message_and_reply_are_served_and_their_verdicts_saved_with_the_turn(
+    funded: User, fake_upstream: FakeUpstream, upstream_catalog: Any, stream: bool
+) -> None:
+    for text in (PROFANE_QUESTION, PROFANE_REPLY):
+        verdict = moderate(text)
+        assert (verdict.status, verdict.action, verdict.category) == (
+            "ALLOWED",
+            "LOG_ONLY",
+            "PROFANITY",
+        )
+    fake_upstream.script(reply=PROFANE_REPLY, stream_chunk_chars=7, usage=(14, 25))
+    key = guarded_key(funded, "both", logging=True)
+    body: dict[str, Any] = {"model": "fake-gpt", "messages": ask(PROFANE_QUESTION)}
+    if stream:
+        events = _streamed(client_for(key), GENERAL_CHAT, {**body, "stream": True})
+        assert (_text_of(events), _finish_reasons(events)) == (PROFANE_REPLY, {0: "stop"})
+        conversation_id = events[-2]["conversation_id"]
+    else:
+        response = client_for(key).post(GENERAL_CHAT, body, format="json")
+        assert response.status_code == 200, response.content
+        choice = response.json()["choices"][0]
+        assert (choice["message"]["content"], choice["finish_reason"]) == (PROFANE_REPLY, "stop")
+        conversation_id = response.json()["conversation_id"]
+    # Served and charged as any turn: the question went upstream, the reply was saved whole.
+    [sent] = fake_upstream.bodies
+    assert sent["messages"][-1]["content"] == PROFANE_QUESTION
+    conversation = Conversation.objects.get(user=funded)
+    assert conversation_id == conversation.pk
+    reply = Message.objects.get(conversation=conversation, role="assistant")
+    assert reply.content == PROFANE_REPLY
+    assert UsageRecord.objects.filter(user=funded).count() == 1
+    assert not Hold.objects.filter(user=funded).exists()
+    # Both verdicts recorded with the turn, linked to its conversation.
+    verdicts = ModerationVerdict.objects.filter(user=funded).order_by("endpoint")
+    assert [
+        (v.endpoint, v.status, v.action, v.category, v.api_key_id, v.conversation_id)
+        for v in verdicts
+    ] == [
+        ("chat_input", "ALLOWED", "LOG_ONLY", "PROFANITY", key.pk, conversation.pk),
+        ("chat_output", "ALLOWED", "LOG_ONLY", "PROFANITY", key.pk, conversation.pk),
+    ]
+
+
 # --- The playground (no key: the persona's guard) ---
 
 

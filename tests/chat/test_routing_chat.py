@@ -239,3 +239,171 @@ def test_fifty_concurrent_chats_with_a_flaky_deployment_all_succeed_and_charge_e
     assert get_balance(user) == Decimal("5") - spent
     ledger = sum(LedgerEntry.objects.filter(user=user).values_list("amount", flat=True), Decimal(0))
     assert ledger == get_balance(user)
+
+
+# --- Fallbacks that cannot take the request ---
+
+# "pool" on a falls back first to the embedded model (one choice, no tools), then to "toolless"
+# on b (no tools), then to "capable" on c.
+CAPABILITIES_CATALOG = """
+[[models]]
+id = "pool"
+provider = "openai"
+base_url = "{a}"
+api_key_env = "FAKE_UPSTREAM_KEY"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["local", "toolless", "capable"]
+
+[[models]]
+id = "local"
+provider = "local"
+context_window = 8192
+input_price_per_mtok = "0.10"
+output_price_per_mtok = "0.20"
+
+[[models]]
+id = "toolless"
+provider = "openai"
+base_url = "{b}"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+tools = false
+
+[[models]]
+id = "capable"
+provider = "openai"
+base_url = "{c}"
+context_window = 8192
+input_price_per_mtok = "3.00"
+output_price_per_mtok = "15.00"
+read_timeout = 5
+
+[[models]]
+id = "stranded"
+provider = "openai"
+base_url = "{a}"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["local"]
+"""
+
+
+@pytest.fixture
+def capabilities(upstreams: Upstreams, settings: Any, tmp_path: Path) -> Upstreams:
+    path = tmp_path / "capabilities.toml"
+    path.write_text(
+        CAPABILITIES_CATALOG.format(a=upstreams.a.url, b=upstreams.b.url, c=upstreams.c.url)
+    )
+    settings.MODELS_FILE = path
+    reset_catalog_cache()
+    upstreams.a.script(status=500)
+    upstreams.b.script(reply="from b", usage=(9, 3))
+    upstreams.c.script(reply="from c", usage=(20, 10))
+    return upstreams
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stream", [False, True])
+def test_n_choices_fall_back_past_the_embedded_model_to_one_that_gives_n(
+    funded_user: User, capabilities: Upstreams, stream: bool
+) -> None:
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    response = chat(client, n=4, stream=stream)
+    assert response.status_code == 200, response.content
+    if stream:
+        events = sse_events(streamed_body(response))
+        assert {event["model"] for event in events[:-1]} == {"toolless"}
+        texts = {choice["index"]: "" for event in events[:-1] for choice in event["choices"]}
+        for event in events[:-1]:
+            for choice in event["choices"]:
+                texts[choice["index"]] += choice["delta"].get("content") or ""
+        replies = [texts[index] for index in sorted(texts)]
+    else:
+        body = response.json()
+        assert body["model"] == "toolless"
+        replies = [choice["message"]["content"] for choice in body["choices"]]
+    assert replies == ["from b", "from b [1]", "from b [2]", "from b [3]"]
+    assert len(capabilities.a.bodies) == 1
+    assert capabilities.b.bodies[0]["n"] == 4
+    assert capabilities.c.bodies == []
+    record = UsageRecord.objects.get()
+    assert record.model_id == "toolless"
+
+
+@pytest.mark.django_db
+def test_a_tool_conversation_falls_back_past_the_models_without_tools(
+    funded_user: User, capabilities: Upstreams
+) -> None:
+    messages = [
+        {"role": "user", "content": "What is the weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "18 C, cloudy"},
+    ]
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    response = chat(client, messages=messages)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["model"], body["choices"][0]["message"]["content"]) == ("capable", "from c")
+    assert capabilities.b.bodies == []  # toolless: tools = false
+    [sent] = capabilities.c.bodies
+    assert [message["role"] for message in sent["messages"]] == ["user", "assistant", "tool"]
+    record = UsageRecord.objects.get()
+    assert (record.model_id, record.cost) == (
+        "capable",
+        usage_cost(get_catalog()["capable"], 20, 10),
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stream", [False, True])
+def test_n_choices_with_only_the_embedded_fallback_get_the_primary_failure(
+    funded_user: User, capabilities: Upstreams, stream: bool
+) -> None:
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    response = client.post(
+        "/v1/chat/completions",
+        {
+            "model": "stranded",
+            "messages": [{"role": "user", "content": "hi"}],
+            "n": 4,
+            "stream": stream,
+        },
+        format="json",
+    )
+    # Contract §15: the embedded fallback cannot give 4 choices and is skipped; the client gets
+    # the requested model's failure (its upstream's 5xx: 502), never one choice.
+    if stream:
+        # Through Django the status line is committed before the first chunk (the gateway
+        # answers a JSON 502 instead): the failure follows the role chunk, with no text.
+        events = sse_events(streamed_body(response))
+        assert events[-1] == "[DONE]"
+        assert events[-2]["error"]["type"] == "upstream_error"
+        assert [e["choices"][0]["delta"] for e in events[:-2]] == [
+            {"role": "assistant", "content": ""}
+        ]
+    else:
+        assert response.status_code == 502
+        assert response.json()["error"]["type"] == "upstream_error"
+    assert len(capabilities.a.bodies) == 1
+    assert UsageRecord.objects.count() == 0
+    assert get_balance(funded_user) == Decimal("10")

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 import textwrap
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from io import StringIO
 from pathlib import Path
 from typing import Any, TypeVar
@@ -551,3 +553,262 @@ def test_a_deployment_at_its_limit_for_the_minute_is_skipped(upstreams, tmp_path
         clock.advance(60)  # a new minute
         complete(request("limited"))
         assert len(upstreams.a.bodies) == 3
+
+
+# --- fallbacks that cannot take the request (llm.capabilities) ---
+
+# "primary" and "agentic" fail on a (retries = 0: one attempt) and fall back in order; "local"
+# is the embedded model (one choice, no tools), "toolless" an HTTP model without tools on b,
+# "capable" an HTTP model that takes everything on c.
+CAPABILITIES = """
+[[models]]
+id = "primary"
+provider = "openai"
+base_url = "{a}"
+api_key_env = "FAKE_UPSTREAM_KEY"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["local", "capable"]
+
+[[models]]
+id = "agentic"
+provider = "openai"
+base_url = "{a}"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["toolless", "capable"]
+
+[[models]]
+id = "stranded"
+provider = "openai"
+base_url = "{a}"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["local"]
+
+[[models]]
+id = "local"
+provider = "local"
+context_window = 8192
+input_price_per_mtok = "0.10"
+output_price_per_mtok = "0.20"
+
+[[models]]
+id = "toolless"
+provider = "openai"
+base_url = "{b}"
+upstream_model = "fake-b"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+tools = false
+
+[[models]]
+id = "capable"
+provider = "openai"
+base_url = "{c}"
+upstream_model = "fake-c"
+context_window = 8192
+input_price_per_mtok = "3.00"
+output_price_per_mtok = "15.00"
+read_timeout = 5
+"""
+
+TOOL_CONVERSATION: list[dict[str, Any]] = [
+    {"role": "user", "content": "What is the weather in Paris?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "18 C, cloudy"},
+]
+
+
+@pytest.fixture
+def capabilities(upstreams: Upstreams, tmp_path: Path) -> Upstreams:
+    path = tmp_path / "capabilities.toml"
+    path.write_text(CAPABILITIES.format(a=upstreams.a.url, b=upstreams.b.url, c=upstreams.c.url))
+    upstreams.use_file(path)
+    upstreams.a.script(status=500)
+    return upstreams
+
+
+def test_n_choices_skip_the_fallback_that_gives_one_for_one_that_gives_n(capabilities):
+    completion = complete(request("primary", n=4))
+    assert completion.model is not None and completion.model.id == "capable"
+    assert [choice.content for choice in completion.choices] == [
+        "from c",
+        "from c [1]",
+        "from c [2]",
+        "from c [3]",
+    ]
+    assert len(capabilities.a.bodies) == 1
+    [body] = capabilities.c.bodies
+    assert (body["model"], body["n"]) == ("fake-c", 4)
+
+
+def test_a_streamed_n_choices_skips_the_fallback_that_gives_one(capabilities):
+    opened, events = stream(request("primary", n=3))
+    assert opened.model.id == "capable"
+    texts = [
+        "".join(e.content for e in events if isinstance(e, Delta) and e.index == i)
+        for i in range(3)
+    ]
+    assert texts == ["from c", "from c [1]", "from c [2]"]
+
+
+def test_without_a_fallback_that_gives_n_choices_the_primary_failure_is_raised(capabilities):
+    # Contract §15: the fallback that cannot take the request is skipped; none is left, so the
+    # caller gets the requested model's own failure (a 5xx upstream: 502), never one choice.
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(request("stranded", n=4))
+    assert excinfo.value.status == 502
+    assert not isinstance(excinfo.value, InvalidRequest)
+    assert len(capabilities.a.bodies) == 1
+    # The same request with one choice is answered by the embedded fallback.
+    completion = complete(request("stranded"))
+    assert completion.model is not None and completion.model.id == "local"
+    assert len(completion.choices) == 1
+
+
+def test_a_tool_conversation_skips_the_fallback_without_tools(capabilities):
+    req = GenerationRequest(
+        model=get_catalog()["agentic"], messages=list(TOOL_CONVERSATION), params={}
+    )
+    completion = complete(req)
+    assert completion.model is not None and completion.model.id == "capable"
+    assert completion.content == "from c"
+    assert capabilities.b.bodies == []  # toolless: tools = false
+    [body] = capabilities.c.bodies
+    assert body["messages"] == TOOL_CONVERSATION
+    # A plain conversation goes to the first fallback, which takes it.
+    assert complete(request("agentic")).content == "from b"
+
+
+# --- connection failures (contract §15: retried on another deployment) ---
+
+UNREACHABLE = """
+[[models]]
+id = "pool"
+provider = "openai"
+upstream_model = "fake"
+context_window = 8192
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+connect_timeout = {connect_timeout}
+read_timeout = 5
+[[models.deployments]]
+base_url = "{dead}"
+weight = 10000
+[[models.deployments]]
+base_url = "{b}"
+"""
+
+
+@contextmanager
+def _refusing() -> Iterator[str]:
+    """A loopback address where nothing listens: connecting is refused at once."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))  # bound, never listening: the port stays ours and closed
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+
+
+@contextmanager
+def _never_accepting() -> Iterator[str]:
+    """A loopback address whose accept queue is full: the kernel drops new connections' SYNs,
+    so connecting neither succeeds nor fails until the client's connect timeout."""
+    server = socket.socket()
+    fillers: list[socket.socket] = []
+    try:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        port = server.getsockname()[1]
+        for _ in range(3):
+            filler = socket.socket()
+            filler.setblocking(False)
+            filler.connect_ex(("127.0.0.1", port))
+            fillers.append(filler)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        for filler in fillers:
+            filler.close()
+        server.close()
+
+
+@pytest.mark.parametrize("failure", ["connect", "connect_timeout"])
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_deployment_that_cannot_be_reached_is_retried_on_the_other(
+    upstreams, tmp_path, caplog, failure, streamed
+):
+    unreachable = _refusing() if failure == "connect" else _never_accepting()
+    started = time.monotonic()
+    with unreachable as dead, caplog.at_level("INFO", logger="llm.router"):
+        path = tmp_path / "unreachable.toml"
+        path.write_text(UNREACHABLE.format(dead=dead, b=upstreams.b.url, connect_timeout=0.3))
+        upstreams.use_file(path)
+        if streamed:
+            _opened, events = stream(request())
+            assert text_of(events) == "from b"
+        else:
+            assert complete(request()).content == "from b"
+    assert time.monotonic() - started < 3
+    dead_host = dead.split("//")[1].split("/")[0]
+    b_host = upstreams.b.url.split("//")[1].split("/")[0]
+    records = [r for r in caplog.records if r.name == "llm.router"]
+    assert [(r.deployment, r.outcome, r.retry) for r in records] == [
+        (dead_host, failure, 0),
+        (b_host, "ok", 1),
+    ]
+    assert len(upstreams.b.bodies) == 1
+
+
+# --- the fewest requests in flight ---
+
+
+def test_a_new_request_goes_to_the_deployment_with_fewer_in_flight(upstreams, tmp_path):
+    upstreams.use_catalog(tmp_path, weight_a=1)  # equal weights
+    upstreams.a.script(reply="from a", hold=True)  # a keeps each request in flight
+
+    async def scenario() -> tuple[list[str], str]:
+        # By weight alone either deployment is chosen: send requests until one is held on a.
+        held: asyncio.Task[Completion] | None = None
+        for _ in range(40):
+            task = asyncio.create_task(router.complete(request()))
+            while not task.done() and not upstreams.a.bodies:
+                await asyncio.sleep(0.005)
+            if upstreams.a.bodies:
+                held = task
+                break
+            assert (await task).content == "from b"
+        assert held is not None, "no request reached a"
+        answered_by_b = len(upstreams.b.bodies)
+        # One request in flight on a, none on b: every new one goes to b.
+        answers = [(await router.complete(request())).content for _ in range(20)]
+        assert len(upstreams.a.bodies) == 1
+        assert len(upstreams.b.bodies) == answered_by_b + 20
+        upstreams.a.release()
+        return answers, (await held).content
+
+    answers, held_answer = run(scenario)
+    assert answers == ["from b"] * 20
+    assert held_answer == "from a"
