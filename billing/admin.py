@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path, reverse
 
 from accounts.models import User
-from billing.models import Balance, LedgerEntry, UsageRecord
+from billing.models import ActivityRecord, Balance, LedgerEntry, UsageRecord
 from billing.money import MAX_AMOUNT, QUANTUM, parse_amount
 from billing.services import top_up
 from core.admin import ReadOnlyAdminMixin
@@ -127,4 +127,29 @@ class UsageRecordAdmin(_ReadOnly):
     list_filter = (("user", admin.RelatedOnlyFieldListFilter), "model_id", "created_at")
     search_fields = ("user__username", "model_id")
     list_select_related = ("user", "persona")
+    date_hierarchy = "created_at"
+
+
+@admin.register(ActivityRecord)
+class ActivityRecordAdmin(_ReadOnly):
+    list_display = (
+        "created_at",
+        "user",
+        "api_key",
+        "endpoint",
+        "model_requested",
+        "model_answered",
+        "status",
+        "error_type",
+        "latency_ms",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost",
+        "request_id",
+    )
+    # The status's values are few; a user's or a key's rows are reached from the search.
+    list_filter = ("endpoint", "status", "stream", "created_at")
+    search_fields = ("user__username", "request_id", "model_requested", "api_key__prefix")
+    list_select_related = ("user", "api_key")
+    raw_id_fields = ("user", "api_key", "persona")
     date_hierarchy = "created_at"

@@ -192,3 +192,83 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.amount}"
+
+
+class ActivityRecord(models.Model):
+    """One API request of a user's to a model endpoint, kept whatever its outcome (the
+    dashboard's Activity log, docs/billing.md, "Activity log"): when, which key, which model,
+    how it ended, how long it took, its tokens and cost. Never any message text, whether or not
+    the key's Detailed Logging is on.
+
+    A chat's record is written by its charge, in the same statement (PostgreSQL) or transaction
+    (``billing.services.charge_usage``); a request that is not charged (it failed before
+    generating anything) writes it on its own (``billing.services.record_activity``).
+    """
+
+    class Endpoint(models.TextChoices):
+        CHAT = "chat", "/v1/chat/completions"
+        AGENTS = "agents", "/v1/agents/chat/completions"
+        MODERATION = "moderation", "/v1/moderation"
+        MODERATIONS = "moderations", "/v1/moderations"
+        PLAYGROUND = "playground", "Playground"
+
+    # When the request arrived.
+    created_at = models.DateTimeField(default=timezone.now)
+    # The (user, created) index below serves this foreign key too.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="activity_records",
+        db_index=False,
+    )
+    # None for the playground (``endpoint``) and once the key is deleted. The (key, created)
+    # index serves the key filter and the key's deletion.
+    api_key = models.ForeignKey(
+        "accounts.ApiKey",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="activity_records",
+        db_index=False,
+    )
+    endpoint = models.CharField(max_length=20, choices=Endpoint.choices)
+    # As the request named it ("" when it named none), and the model that answered (a fallback
+    # may answer for it; "" when none did).
+    model_requested = models.CharField(max_length=100, blank=True, default="")
+    model_answered = models.CharField(max_length=100, blank=True, default="")
+    persona = models.ForeignKey(
+        "personas.Persona", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The status the request ended with: the status line, or for a stream that failed after it
+    # was sent, the status of the error event it ended with; 499 when the client left first.
+    status = models.PositiveSmallIntegerField()
+    # The contract §3 envelope's type and code of a failure ("" for a success).
+    error_type = models.CharField(max_length=40, blank=True, default="")
+    error_code = models.CharField(max_length=60, blank=True, default="")
+    # The chat's finish_reason (stop, length, tool_calls, content_filter); "" when none.
+    finish_reason = models.CharField(max_length=20, blank=True, default="")
+    latency_ms = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    cost = models.DecimalField(max_digits=MAX_DIGITS, decimal_places=DECIMAL_PLACES, default=ZERO)
+    # The response's X-Request-Id (contract §14).
+    request_id = models.CharField(max_length=128, blank=True, default="")
+    stream = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["user", "-created_at", "-id"], name="activity_user_created"),
+            models.Index(fields=["api_key", "-created_at", "-id"], name="activity_key_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.model_requested or self.model_answered} {self.request_id}"
+
+    @property
+    def failed(self) -> bool:
+        return self.status >= 400
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens

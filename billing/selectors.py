@@ -11,7 +11,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 from accounts.limits import SpendSummary
 from accounts.models import ApiKey, LimitReset
 from billing import windows
-from billing.models import Balance, LedgerEntry, UsageDay, UsageRecord
+from billing.models import ActivityRecord, Balance, LedgerEntry, UsageDay, UsageRecord
 from billing.money import ZERO, to_money
 
 if TYPE_CHECKING:
@@ -285,3 +285,42 @@ def usage_records_for_export(user: User, query: UsageQuery | None = None) -> Que
         if query.model is not None:
             records = records.filter(model_id=query.model)
     return records.select_related("api_key", "persona").order_by("created_at", "id")
+
+
+# --- Activity log (dashboard) ---
+
+# The status filter: "ok" (below 400), "error" (400 and above), or one status code.
+ACTIVITY_OK = "ok"
+ACTIVITY_ERROR = "error"
+# The key filter's value for the playground's requests (which have no key).
+ACTIVITY_PLAYGROUND = "playground"
+
+
+@dataclass(frozen=True)
+class ActivityFilter:
+    """Which of a user's activity records to list; None (or "") means any."""
+
+    key: int | str | None = None  # a key id, or ACTIVITY_PLAYGROUND
+    model: str | None = None  # as requested or as answered
+    status: str | None = None  # ACTIVITY_OK, ACTIVITY_ERROR or a status code such as "429"
+
+
+def activity_for(user: User, chosen: ActivityFilter | None = None) -> QuerySet[ActivityRecord]:
+    """The user's activity records (and only theirs), newest first, with their key and
+    persona joined (one query per page). Another user's key id matches nothing: the user's
+    own rows are the only ones filtered. Served by the (user, created) index."""
+    records = ActivityRecord.objects.filter(user=user)
+    chosen = chosen or ActivityFilter()
+    if chosen.key == ACTIVITY_PLAYGROUND:
+        records = records.filter(endpoint=ActivityRecord.Endpoint.PLAYGROUND)
+    elif isinstance(chosen.key, int):
+        records = records.filter(api_key_id=chosen.key)
+    if chosen.model:
+        records = records.filter(Q(model_requested=chosen.model) | Q(model_answered=chosen.model))
+    if chosen.status == ACTIVITY_OK:
+        records = records.filter(status__lt=400)
+    elif chosen.status == ACTIVITY_ERROR:
+        records = records.filter(status__gte=400)
+    elif chosen.status:
+        records = records.filter(status=int(chosen.status))
+    return records.select_related("api_key", "persona").order_by("-created_at", "-id")

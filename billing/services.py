@@ -15,7 +15,7 @@ from django.db.transaction import TransactionManagementError
 
 from accounts.models import LimitReset
 from billing import windows
-from billing.models import Balance, Hold, LedgerEntry, UsageDay, UsageRecord
+from billing.models import ActivityRecord, Balance, Hold, LedgerEntry, UsageDay, UsageRecord
 from billing.money import ZERO, check_balance_in_range, parse_amount, to_money
 from core.errors import InsufficientQuota, InvalidRequest
 
@@ -143,9 +143,13 @@ def charge_usage(
     persona: Persona | None = None,
     conversation: Conversation | None = None,
     hold: Hold | None = None,
+    activity: ActivityRecord | None = None,
 ) -> UsageRecord:
     """Write the usage record and deduct its cost (rounded half up to 8 places), atomically,
     settling ``hold``; return the stored usage record.
+
+    ``activity``, the request's unsaved activity record, is written with them (on PostgreSQL
+    in the same statement), its model, persona, tokens and cost set from the usage record.
 
     Callers that must store more in the same step (the messages of a chat) wrap this in
     their own transaction.atomic(); this block then becomes part of theirs. The balance may
@@ -166,18 +170,38 @@ def charge_usage(
         cost=to_money(cost),
         created_at=windows.now(),
     )
+    if activity is not None:
+        _fill_activity(activity, usage)
     note = f"{model_id}: {prompt_tokens} prompt + {completion_tokens} completion tokens"
     if _in_one_statement():
-        charged = _charge_in_one_statement(usage, note=note, hold=hold)
+        charged = _charge_in_one_statement(usage, note=note, hold=hold, activity=activity)
         if charged is not None:
             return charged
         if hold is not None:  # a hold exists only with a balance row: this one is gone
             raise HoldSettled(hold.pk)
         # No balance row yet (never topped up): the ORM path creates it.
-    return _charge_with_orm(usage, note=note, hold=hold)
+    return _charge_with_orm(usage, note=note, hold=hold, activity=activity)
 
 
-def _charge_with_orm(usage: UsageRecord, *, note: str, hold: Hold | None) -> UsageRecord:
+def _fill_activity(activity: ActivityRecord, usage: UsageRecord) -> None:
+    """The activity record says what the usage record says it was charged for."""
+    activity.user_id = usage.user_id
+    activity.model_answered = usage.model_id
+    activity.persona_id = usage.persona_id
+    activity.prompt_tokens = usage.prompt_tokens
+    activity.completion_tokens = usage.completion_tokens
+    activity.cost = usage.cost
+
+
+def record_activity(activity: ActivityRecord) -> None:
+    """Write the activity record of a request that was not charged (it failed before
+    generating anything, or is not billed): one INSERT, in autocommit."""
+    activity.save(force_insert=True)
+
+
+def _charge_with_orm(
+    usage: UsageRecord, *, note: str, hold: Hold | None, activity: ActivityRecord | None = None
+) -> UsageRecord:
     with transaction.atomic():
         # Settling deletes the hold first: when it is already gone, nothing else is written.
         if hold is not None and not Hold.objects.filter(pk=hold.pk).delete()[0]:
@@ -192,6 +216,8 @@ def _charge_with_orm(usage: UsageRecord, *, note: str, hold: Hold | None) -> Usa
             release=hold.amount if hold is not None else ZERO,
         )
         _count_usage_day(usage)
+        if activity is not None:
+            activity.save(force_insert=True)
     return usage
 
 
@@ -488,7 +514,17 @@ def _hold_in_one_statement(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold
 
 
 @functools.cache
-def _charge_sql(*, settles_hold: bool) -> str:
+def _activity_fields() -> tuple[tuple[str, str], ...]:
+    """(column, attribute) of each column of an activity record but its id."""
+    return tuple(
+        (cast(str, field.column), field.attname)
+        for field in ActivityRecord._meta.concrete_fields
+        if not field.primary_key
+    )
+
+
+@functools.cache
+def _charge_sql(*, settles_hold: bool, logs_activity: bool = False) -> str:
     """:func:`_charge_with_orm` in one statement.
 
     The UPDATE takes the balance row's lock, as ``select_for_update()`` does, and under READ
@@ -496,6 +532,8 @@ def _charge_sql(*, settles_hold: bool) -> str:
     the exact balance after this charge. The usage record and the ledger entry are inserted
     from that row: with no balance row nothing at all is written. PostgreSQL runs every
     data-modifying WITH to completion; the final SELECT returns the stored usage record.
+    With ``logs_activity`` the request's activity record is inserted too, from the usage
+    record's row (so never without its charge).
     """
     qn = connection.ops.quote_name
     balance, usage, ledger, hold, days = (
@@ -519,6 +557,16 @@ def _charge_sql(*, settles_hold: bool) -> str:
             RETURNING amount
         )"""  # noqa: S608
     )
+    logged = ""
+    if logs_activity:
+        fields = _activity_fields()
+        logged = f""", logged AS (
+            INSERT INTO {qn(ActivityRecord._meta.db_table)}
+                ({", ".join(qn(column) for column, _ in fields)})
+            SELECT {", ".join(f"%(activity_{attname})s" for _, attname in fields)}
+            FROM recorded
+            RETURNING 1
+        )"""  # noqa: S608
     return f"""
         WITH {moved}, recorded AS (
             INSERT INTO {usage} (user_id, api_key_id, model_id, persona_id, conversation_id,
@@ -547,14 +595,14 @@ def _charge_sql(*, settles_hold: bool) -> str:
                 completion_tokens = d.completion_tokens + EXCLUDED.completion_tokens,
                 cost = d.cost + EXCLUDED.cost
             RETURNING d.id
-        )
+        ){logged}
         SELECT {_columns(UsageRecord, "recorded")}
         FROM recorded JOIN entry ON entry.usage_id = recorded.id
     """  # noqa: S608
 
 
 def _charge_in_one_statement(
-    usage: UsageRecord, *, note: str, hold: Hold | None
+    usage: UsageRecord, *, note: str, hold: Hold | None, activity: ActivityRecord | None = None
 ) -> UsageRecord | None:
     """``usage`` stored and its cost charged in one round trip instead of six; None, with
     nothing written, when the user has no balance row yet or ``hold`` is already settled."""
@@ -581,7 +629,14 @@ def _charge_in_one_statement(
         persona_ref=usage.persona_id or 0,
         hold_id=hold.pk if hold is not None else None,
     )
+    if activity is not None:
+        for field in ActivityRecord._meta.concrete_fields:
+            if not field.primary_key:
+                params[f"activity_{field.attname}"] = field.get_db_prep_save(
+                    getattr(activity, field.attname), connection
+                )
+    sql = _charge_sql(settles_hold=hold is not None, logs_activity=activity is not None)
     with connection.cursor() as cursor:
-        cursor.execute(_charge_sql(settles_hold=hold is not None), params)
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     return None if row is None else _from_row(UsageRecord, row)

@@ -1,6 +1,6 @@
 """Dashboard usage page: balance, ledger, spend per day (an SVG drawn here), per model and per
-key, and a CSV export of the usage records; and the balance on the home page. Reads only, all
-through billing.selectors."""
+key, and a CSV export of the usage records; the activity log (one line per API request); and
+the balance on the home page. Reads only, all through billing.selectors."""
 
 from __future__ import annotations
 
@@ -15,17 +15,23 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
-from accounts.models import User
+from accounts.models import ApiKey, User
 from billing import windows
-from billing.models import UsageRecord
+from billing.models import ActivityRecord, UsageRecord
 from billing.money import ZERO, money_string
 from billing.selectors import (
+    ACTIVITY_ERROR,
+    ACTIVITY_OK,
+    ACTIVITY_PLAYGROUND,
     USAGE_CHART_DAYS,
+    ActivityFilter,
     DailySpend,
+    activity_for,
     daily_spend,
     get_balance,
     ledger_for,
@@ -35,6 +41,7 @@ from billing.selectors import (
     usage_summary,
 )
 from billing.serializers import UsageQuerySerializer
+from llm.catalog import get_catalog
 
 # At or below this balance the home and usage pages say how to get credit.
 LOW_BALANCE = Decimal("1.00")
@@ -327,3 +334,108 @@ def usage_export(request: HttpRequest) -> HttpResponse:
     for record in usage_records_for_export(_user(request), query).iterator(chunk_size=2000):
         writer.writerow(_csv_row(record))
     return response
+
+
+# --- Activity log ---
+
+ACTIVITY_PAGE_SIZE = 50
+# The status filter's choices: every status the chat and moderation endpoints answer with a key.
+ACTIVITY_STATUSES = (
+    (ACTIVITY_OK, "Succeeded"),
+    (ACTIVITY_ERROR, "Failed"),
+    ("400", "400 Bad request"),
+    ("402", "402 No credit or limit reached"),
+    ("404", "404 Not found"),
+    ("429", "429 Rate limited"),
+    ("499", "499 Client closed the connection"),
+    ("500", "500 Server error"),
+    ("502", "502 Provider failed"),
+    ("503", "503 Unavailable"),
+    ("504", "504 Provider timed out"),
+)
+
+
+def _activity_filter(params: QueryDict) -> ActivityFilter:
+    """The filters as asked, leniently (like History's page number): a value that means
+    nothing is no filter; another user's key id is one that matches nothing."""
+    key = params.get("key", "")
+    status = params.get("status", "")
+    model = params.get("model", "").strip()[:100]
+    return ActivityFilter(
+        key=ACTIVITY_PLAYGROUND
+        if key == ACTIVITY_PLAYGROUND
+        else (int(key) if key.isascii() and key.isdigit() and len(key) < 19 else None),
+        model=model or None,
+        status=status
+        if status in (ACTIVITY_OK, ACTIVITY_ERROR)
+        or (status.isascii() and status.isdigit() and 100 <= int(status[:4]) <= 599)
+        else None,
+    )
+
+
+def _page_number(raw: str | None) -> int:
+    if raw and raw.isascii() and raw.isdigit() and 0 < len(raw) < 10:
+        return max(1, int(raw))
+    return 1
+
+
+def _activity_query(chosen: ActivityFilter, **extra: str) -> str:
+    values = {
+        "key": "" if chosen.key is None else str(chosen.key),
+        "model": chosen.model or "",
+        "status": chosen.status or "",
+        **extra,
+    }
+    return urlencode({name: value for name, value in values.items() if value})
+
+
+def activity_key_label(record: ActivityRecord) -> str:
+    """Who made the request: the key's name and prefix, "Playground", or "deleted key"."""
+    key = record.api_key
+    if key is not None:
+        return f"{key.name or 'unnamed'} ({key.prefix}…)"
+    if record.endpoint == ActivityRecord.Endpoint.PLAYGROUND:
+        return "Playground"
+    return "deleted key"
+
+
+@login_required
+@require_GET
+def activity(request: HttpRequest) -> HttpResponse:
+    """The activity log: one line per API request of the user's keys (and the playground's),
+    failures included, newest first, filtered by key, model and status, 50 a page."""
+    user = _user(request)
+    chosen = _activity_filter(request.GET)
+    paginator = Paginator(activity_for(user, chosen), ACTIVITY_PAGE_SIZE)
+    number = _page_number(request.GET.get("page"))
+    if number > paginator.num_pages:
+        # Past the end (an old link, a hand-typed number): the last page that exists.
+        last = {"page": str(paginator.num_pages)} if paginator.num_pages > 1 else {}
+        query = _activity_query(chosen, **last)
+        return redirect(f"{reverse('billing:activity')}{'?' + query if query else ''}")
+    page = paginator.page(number)
+    for record in page.object_list:
+        record.key_label = activity_key_label(record)  # type: ignore[attr-defined]
+    keys = (
+        ApiKey.objects.filter(user=user)
+        .order_by("-created_at")
+        .only("pk", "name", "prefix", "revoked_at", "created_at")
+    )
+    return render(
+        request,
+        "billing/activity.html",
+        {
+            "page": page,
+            "chosen": chosen,
+            "key_value": "" if chosen.key is None else str(chosen.key),
+            "keys": keys,
+            "statuses": ACTIVITY_STATUSES,
+            # A status code asked for in the address that the list does not offer.
+            "other_status": chosen.status
+            if chosen.status not in {value for value, _ in ACTIVITY_STATUSES}
+            else None,
+            "models": get_catalog().ids(),
+            "filtered": chosen != ActivityFilter(),
+            "page_query": _activity_query(chosen),
+        },
+    )

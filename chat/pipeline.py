@@ -44,9 +44,10 @@ from rest_framework.request import Request
 
 from accounts.auth import Alongside, authenticate_key_with, parse_bearer, touch_last_used
 from accounts.models import ApiKey, User
-from billing.models import Hold
+from billing.models import ActivityRecord, Hold
 from billing.money import money_string, usage_cost
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold
+from chat.activity import ChatTrace, write_trace
 from chat.cache import UNREAD, PersonaAccess, PersonaSnapshot, Unread, persona_for_chat
 from chat.guard import (
     CONTENT_FILTER,
@@ -82,6 +83,7 @@ from core.text import (
     latest_user_text,
 )
 from llm import router
+from llm.capabilities import check_capabilities
 from llm.catalog import ModelSpec, get_catalog
 from llm.types import (
     PASSTHROUGH_FIELDS,
@@ -135,6 +137,9 @@ class ChatContext:
     exclude_reasoning: bool = False
     # The chat guard (chat.guard), None when neither the key nor the persona asks for it.
     guard: ChatGuard | None = None
+    # The request's activity record to be (chat.activity); None for a replayed charge of a
+    # process that kept none.
+    trace: ChatTrace | None = None
     completion_id: str = field(default_factory=lambda: "chatcmpl-" + secrets.token_urlsafe(18))
     created: int = field(default_factory=lambda: int(time.time()))
 
@@ -160,10 +165,19 @@ async def serve(
     waits for the first chunk) it answers the error as JSON; if so (Django's handler) the error
     becomes the stream's error event (:func:`errors_as_events`).
     """
-    ctx = await db(admit)(request, persona_required=persona_required)
-    if ctx.stream:
-        return sse_response(ctx, db=db, committed=committed)
-    body = await complete(ctx, db=db)
+    endpoint = ActivityRecord.Endpoint.AGENTS if persona_required else ActivityRecord.Endpoint.CHAT
+    trace = ChatTrace.begin(endpoint, request)
+    try:
+        ctx = await db(admit)(request, persona_required=persona_required, trace=trace)
+        if ctx.stream:
+            # The stream records itself, however it ends (stream_chunks).
+            return sse_response(ctx, db=db, committed=committed)
+        body = await complete(ctx, db=db)
+    except BaseException as exc:
+        # Refused, failed or left before a response: recorded here unless its charge did.
+        trace.fail(exc)
+        await write_trace(trace, db=db)
+        raise
     # Compact UTF-8 JSON, the bytes DRF's JSONRenderer writes for the rest of the API.
     content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return HttpResponse(content.encode(), content_type="application/json")
@@ -180,9 +194,12 @@ def _request_data(request: HttpRequest) -> Any:
         raise known_error(exc) or exc from None
 
 
-def admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
+def admit(
+    request: HttpRequest, *, persona_required: bool, trace: ChatTrace | None = None
+) -> ChatContext:
     """Everything before generation, in the order 401, 429, 400, 404, 402, in one call so an
-    async request crosses to a database thread once.
+    async request crosses to a database thread once. ``trace`` learns whose request it is as
+    soon as the key is known, then what it asked for.
 
     The body is parsed before the key is read so that the persona's row (visibility, revision)
     is read in the key's own query; its errors are still raised after the 401 and the 429.
@@ -206,6 +223,9 @@ def admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         else None,
     )
     key = read.key
+    if trace is not None:
+        trace.identify(user=key.user, api_key=key)
+        trace.asked(body)
     touch_last_used(key)
     enforce(request, key_id=key.pk, limit=key.rpm_limit)
     if body_error is not None:
@@ -226,51 +246,17 @@ def admit(request: HttpRequest, *, persona_required: bool) -> ChatContext:
         save=key.detailed_logging,
         mode=Conversation.Mode.API_AGENTS if "persona_id" in data else Conversation.Mode.API,
         persona_access=access,
+        trace=trace,
     )
 
 
 # --- 2. Prepare ---
 
 
-def _has_images(messages: list[dict[str, Any]]) -> bool:
-    return any(
-        isinstance(m["content"], list) and any(p["type"] == "image_url" for p in m["content"])
-        for m in messages
-    )
-
-
-def _check_vision(model: ModelSpec, messages: list[dict[str, Any]]) -> None:
-    if not model.vision and _has_images(messages):
-        raise InvalidRequest(f"The model '{model.id}' does not accept images.", param="messages")
-
-
-def _check_capabilities(model: ModelSpec, data: dict[str, Any]) -> None:
-    """Refuse what ``model`` cannot do rather than send the request without it (400)."""
-    if not model.tools:
-        if data.get("tools"):
-            raise InvalidRequest(f"The model '{model.id}' does not take tools.", param="tools")
-        for i, message in enumerate(data["messages"]):
-            if message["role"] == "tool" or message.get("tool_calls"):
-                raise InvalidRequest(
-                    f"The model '{model.id}' does not take tools, nor tool calls and results "
-                    "in the messages.",
-                    param=f"messages[{i}]",
-                )
-    response_format = data.get("response_format") or {"type": "text"}
-    if not model.structured_outputs and response_format["type"] != "text":
-        raise InvalidRequest(
-            f"The model '{model.id}' does not take a response_format other than text.",
-            param="response_format",
-        )
-    if model.provider == "local" and data.get("n", 1) > 1:
-        raise InvalidRequest(
-            f"The model '{model.id}' gives one choice per request: n must be 1.", param="n"
-        )
-
-
 def _check_model(model: ModelSpec, data: dict[str, Any]) -> None:
-    _check_vision(model, data["messages"])
-    _check_capabilities(model, data)
+    """Refuse what ``model`` cannot do rather than send the request without it (400 naming
+    the param; the router skips a fallback with the same check)."""
+    check_capabilities(model, messages=data["messages"], params=data)
 
 
 def _resolve_model(model_id: str | None, persona: Persona | None) -> ModelSpec:
@@ -301,6 +287,7 @@ def prepare_chat(
     save: bool,
     mode: str,
     persona_access: PersonaAccess | Unread | None = UNREAD,
+    trace: ChatTrace | None = None,
 ) -> ChatContext:
     """Run the checks that follow body validation and build the model's input.
 
@@ -308,7 +295,8 @@ def prepare_chat(
     (404: persona, conversation), InvalidRequest (400: context_length_exceeded) and
     InsufficientQuota (402, from the hold), in that order. ``persona_access`` is the persona's
     row when the caller already read it (with the key: one query fewer). The persona, its
-    training data and its rendered prompt come from ``chat.cache``.
+    training data and its rendered prompt come from ``chat.cache``. ``trace`` learns the
+    persona and the model as they are found, so a later refusal is recorded with them.
     """
     persona_id = data.get("persona_id")
     new_messages: list[dict[str, Any]] = data["messages"]
@@ -324,7 +312,11 @@ def prepare_chat(
     snapshot: PersonaSnapshot | None = None
     if persona_id is not None:
         persona, snapshot = persona_for_chat(user, persona_id, access=persona_access)
+        if trace is not None:
+            trace.chose(persona=persona)
     model = explicit or _resolve_model(None, persona)
+    if trace is not None:
+        trace.chose(model_id=model.id)
     _check_model(model, data)
     conversation = None
     history: list[dict[str, Any]] = []
@@ -398,6 +390,7 @@ def prepare_chat(
         include_usage=bool((data.get("stream_options") or {}).get("include_usage")),
         exclude_reasoning=bool(reasoning.get("exclude")),
         guard=guard,
+        trace=trace,
     )
 
 
@@ -475,12 +468,14 @@ async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:
         try:
             for choice in completion.choices:
                 await check_reply(ctx.guard, choice)
-        except BaseException:
+        except BaseException as exc:
             # The tokens were generated: charged, with nothing of the reply saved or sent.
+            _traced(ctx, error=exc)
             await _settle(ctx, content="", usage=completion.usage, completed=False, db=db)
             raise
     # With n > 1 the first choice is the reply saved; usage covers every choice.
     first = completion.choices[0]
+    _traced(ctx, finish_reason=first.finish_reason or "")
     outcome = await _settle(
         ctx,
         content=completion.content,
@@ -578,8 +573,12 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         opened = await router.open_stream(ctx.generation)
     except BaseException as exc:
         await _release(ctx, db=db)
-        if isinstance(exc, StopAsyncIteration):
-            raise ServerError(SERVER_ERROR_MESSAGE) from None
+        failure = ServerError(SERVER_ERROR_MESSAGE) if isinstance(exc, StopAsyncIteration) else exc
+        if ctx.trace is not None:
+            ctx.trace.fail(failure)
+            await write_trace(ctx.trace, db=db)
+        if failure is not exc:
+            raise failure from None
         raise
     # A fallback model may be answering: it names the chunks and sets the price.
     ctx.model = opened.model
@@ -593,6 +592,7 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
     finish: Finish | None = None
     error: ApiError | None = None
     outcome: ChatOutcome | None = None
+    left = False
     try:
         # Entered before the first yield: a client gone at the role chunk still closes the
         # provider's stream (and the router's in-flight count) and gives the hold back.
@@ -634,6 +634,9 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
                     yield _event(released)
     except ApiError as exc:
         error = exc
+    except (GeneratorExit, asyncio.CancelledError):
+        left = True  # the client closed the connection
+        raise
     finally:
         first = streamed.get(0, _StreamedChoice())
         # What the client received is what is saved: a guarded choice's released text.
@@ -644,6 +647,14 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
             if finish is not None
             else estimated_usage(ctx, *(choice.generated for choice in streamed.values()))
         )
+        ended_by_guard = guarded is not None and guarded.all_blocked
+        if left:
+            _traced(ctx, left=True)
+        elif error is not None or (finish is None and not ended_by_guard):
+            _traced(ctx, error=error or ServerError(SERVER_ERROR_MESSAGE))
+        else:
+            reason = finish.finish_reason if finish is not None else CONTENT_FILTER
+            _traced(ctx, finish_reason=CONTENT_FILTER if 0 in filtered else reason)
         try:
             outcome = await _settle(
                 ctx,
@@ -657,6 +668,9 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
         except Exception:
             logger.exception("could not record a streamed chat")
             error = error or ServerError(SERVER_ERROR_MESSAGE)
+        if ctx.trace is not None:
+            # Nothing was charged (nothing generated): the record is written on its own.
+            await write_trace(ctx.trace, db=db)
     # A stream the guard stopped has no Finish of the provider's: it ended as asked.
     stopped = guarded is not None and guarded.all_blocked
     if error is not None or (finish is None and not stopped) or outcome is None:
@@ -775,9 +789,13 @@ def finish_chat(
             _record_guard_findings(ctx, conversation)
     except HoldSettled:
         # Already recorded (a retry that raced ``settle_holds``): charged once, saved once.
+        if ctx.trace is not None:
+            ctx.trace.written = True
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     # Only once committed: a turn rolled back must not be named by a pending-charge record.
     ctx.conversation = conversation
+    if ctx.trace is not None:
+        ctx.trace.written = True  # by the charge
     return ChatOutcome(
         usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
     )
@@ -789,9 +807,32 @@ def _record_guard_findings(ctx: ChatContext, conversation: Conversation | None) 
         record_findings(ctx.guard, conversation)
 
 
+def _traced(
+    ctx: ChatContext,
+    *,
+    error: BaseException | None = None,
+    left: bool = False,
+    finish_reason: str = "",
+) -> None:
+    """How the request ended, on its trace, before the charge writes the record: its error
+    (or the client leaving) or its finish reason; the model that answered; the latency."""
+    trace = ctx.trace
+    if trace is None:
+        return
+    if left:
+        trace.left()
+    elif error is not None:
+        trace.fail(error)
+    else:
+        trace.finish_reason = finish_reason
+    trace.model_answered = ctx.model.id
+    trace.stop()
+
+
 def _charge(
     ctx: ChatContext, *, usage: Usage, cost: Decimal, conversation: Conversation | None
 ) -> None:
+    trace = ctx.trace
     charge_usage(
         user=ctx.user,
         api_key=ctx.api_key,
@@ -802,6 +843,7 @@ def _charge(
         persona=ctx.persona,
         conversation=conversation,
         hold=ctx.hold,
+        activity=trace.record() if trace is not None and not trace.written else None,
     )
 
 
@@ -933,6 +975,8 @@ async def _record(
         path = _write_record(
             ctx, content=content, tool_calls=tool_calls, usage=usage, completed=completed
         )
+        if ctx.trace is not None:
+            ctx.trace.written = True  # by the replay of the record, with its charge
         logger.exception("could not record a chat: kept in %s and retried", path)
         _keep(asyncio.ensure_future(_retry(path, db)))
         raise
@@ -1016,6 +1060,8 @@ def _write_record(
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
         "completed": completed,
+        # The request's activity record, written with the charge (never any message text).
+        "activity": None if ctx.trace is None or ctx.trace.written else ctx.trace.to_json(),
     }
     directory = _directory()
     path = directory / f"hold-{ctx.hold.pk}-{secrets.token_hex(4)}.json"
@@ -1057,6 +1103,7 @@ def replay_record(path: Path) -> bool:
         conversation=Conversation.objects.filter(pk=data["conversation_id"]).first(),
         stored_system_prompt=data["stored_system_prompt"],
         hold=hold,
+        trace=ChatTrace.from_json(data["activity"]) if data.get("activity") else None,
     )
     with transaction.atomic():
         charged = Hold.objects.filter(pk=hold.pk).exists()

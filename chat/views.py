@@ -35,10 +35,11 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
-from billing.models import UsageRecord
+from billing.models import ActivityRecord, UsageRecord
 from billing.money import money_string
 from billing.selectors import get_balance
 from billing.views import credits_contact
+from chat.activity import ChatTrace, write_trace_now
 from chat.pipeline import ChatContext, errors_as_events, prepare_chat, stream_chunks
 from chat.serializers import ChatCompletionRequestSerializer
 from conversations.markdown import render_markdown
@@ -272,6 +273,9 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
     ``playground/status?reply=``.
     """
     user: User = request.user  # type: ignore[assignment]
+    # The playground's requests are in the activity log too, without a key (chat.activity).
+    trace = ChatTrace.begin(ActivityRecord.Endpoint.PLAYGROUND, request)
+    trace.identify(user=user, api_key=None)
     try:
         try:
             payload = json.loads(request.body or b"{}")
@@ -295,6 +299,7 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
             tools = _tools_from_text(tools)
         if tools is not None:
             data["tools"] = tools
+        trace.asked(data)
         serializer = ChatCompletionRequestSerializer(data=data)
         try:
             serializer.is_valid(raise_exception=True)
@@ -306,6 +311,7 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
             data=serializer.validated_data,
             save=True,
             mode=Conversation.Mode.CHAT,
+            trace=trace,
         )
         if ctx.persona is not None:
             # The web mode follows ownership of the persona prepare_chat already loaded. A
@@ -313,6 +319,8 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
             owned = ctx.persona.is_owned_by(user.pk)
             ctx.mode = Conversation.Mode.PERSONAL if owned else Conversation.Mode.AGENTS
     except ApiError as exc:
+        trace.fail(exc)
+        write_trace_now(trace)
         return error_response(exc)
     # Every usage record of this reply comes after this one (ids only grow).
     after = UsageRecord.objects.order_by("-id").values_list("id", flat=True).first() or 0

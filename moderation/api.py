@@ -6,14 +6,22 @@ moderation is never charged (docs/moderation.md, "Requests").
 
 from __future__ import annotations
 
+import logging
+import time
 import uuid
+from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiKey, User
+from billing.models import ActivityRecord
+from billing.services import record_activity
+from core.errors import SERVER_ERROR_MESSAGE, ServerError, known_error
+from core.requestid import current_request_id
 from core.schema import error_responses
 from moderation.engine import POLICY_VERSION
 from moderation.models import ModerationVerdict
@@ -70,13 +78,77 @@ MODERATIONS_EXAMPLES = [
 ]
 
 
+logger = logging.getLogger(__name__)
+
+
 def _caller(request: Request) -> tuple[User, ApiKey]:
     key = request.auth
     assert isinstance(key, ApiKey)  # the default authentication class sets it
     return key.user, key
 
 
-class ModerationView(APIView):
+class _ActivityLogged(APIView):
+    """A moderation endpoint whose every POST by a valid key is a line of the activity log
+    (docs/billing.md, "Activity log"), failures included; never the content. Moderation is
+    not charged, so the record is written on its own, once the response is built."""
+
+    endpoint: str = ActivityRecord.Endpoint.MODERATION
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        self.activity: ActivityRecord | None = None
+        self.activity_started = time.monotonic()
+        self.activity_created = timezone.now()
+        super().initial(request, *args, **kwargs)
+
+    def perform_authentication(self, request: Request) -> None:
+        super().perform_authentication(request)
+        key = request.auth
+        if request.method == "POST" and isinstance(key, ApiKey):
+            # Known from here on: a 429 or a 400 after this is recorded; a 401 is not.
+            self.activity = ActivityRecord(
+                created_at=self.activity_created,
+                user_id=key.user_id,
+                api_key=key,
+                endpoint=self.endpoint,
+                status=200,
+                request_id=getattr(request._request, "request_id", None)
+                or current_request_id()
+                or "",
+            )
+
+    def answered(self, *, model_requested: str | None, model: str, prompt: int, out: int) -> None:
+        if self.activity is not None:
+            self.activity.model_requested = (model_requested or "")[:100]
+            self.activity.model_answered = model
+            self.activity.prompt_tokens = prompt
+            self.activity.completion_tokens = out
+
+    def handle_exception(self, exc: Exception) -> Response:
+        activity = getattr(self, "activity", None)
+        if activity is not None:
+            error = known_error(exc) or ServerError(SERVER_ERROR_MESSAGE)
+            activity.error_type = error.type
+            activity.error_code = error.code or ""
+        return super().handle_exception(exc)
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        activity = getattr(self, "activity", None)
+        if activity is not None:
+            self.activity = None
+            activity.status = response.status_code
+            activity.latency_ms = round((time.monotonic() - self.activity_started) * 1000)
+            try:
+                record_activity(activity)
+            except Exception:
+                # The verdict was given; only its line in the activity log is lost.
+                logger.exception("could not write the activity record of a moderation request")
+        return response
+
+
+class ModerationView(_ActivityLogged):
     @extend_schema(
         request=ModerationRequestSerializer,
         responses={200: ModerationVerdictSerializer, **error_responses(400, 401, 429)},
@@ -94,10 +166,19 @@ class ModerationView(APIView):
         serializer.is_valid(raise_exception=True)
         user, key = _caller(request)
         outcome = moderate_content(user=user, api_key=key, **serializer.validated_data)
-        return Response(outcome.verdict.to_dict())
+        verdict = outcome.verdict
+        self.answered(
+            model_requested=None,
+            model=outcome.record.judge_model or POLICY_VERSION,
+            prompt=verdict.usage.prompt_tokens,
+            out=verdict.usage.completion_tokens,
+        )
+        return Response(verdict.to_dict())
 
 
-class ModerationsView(APIView):
+class ModerationsView(_ActivityLogged):
+    endpoint = ActivityRecord.Endpoint.MODERATIONS
+
     @extend_schema(
         request=ModerationsRequestSerializer,
         responses={200: ModerationsResponseSerializer, **error_responses(400, 401, 429)},
@@ -112,17 +193,23 @@ class ModerationsView(APIView):
         serializer = ModerationsRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user, key = _caller(request)
-        results = [
-            openai_result(
-                moderate_content(
-                    user=user,
-                    api_key=key,
-                    content=text,
-                    endpoint=ModerationVerdict.Endpoint.MODERATIONS,
-                ).verdict
+        outcomes = [
+            moderate_content(
+                user=user,
+                api_key=key,
+                content=text,
+                endpoint=ModerationVerdict.Endpoint.MODERATIONS,
             )
             for text in serializer.validated_data["input"]
         ]
+        results = [openai_result(outcome.verdict) for outcome in outcomes]
+        judges = {outcome.record.judge_model for outcome in outcomes} - {""}
+        self.answered(
+            model_requested=serializer.validated_data.get("model"),
+            model=", ".join(sorted(judges)) or POLICY_VERSION,
+            prompt=sum(outcome.verdict.usage.prompt_tokens for outcome in outcomes),
+            out=sum(outcome.verdict.usage.completion_tokens for outcome in outcomes),
+        )
         body: ModerationsResponse = {
             "id": f"modr-{uuid.uuid4().hex}",
             "model": POLICY_VERSION,

@@ -70,15 +70,20 @@ def test_warm_persona_chat_costs_one_read_and_the_charge(
     # read), the hold, then charge_usage settling it: on PostgreSQL one statement each;
     # elsewhere the hold is the locked balance, its update and the hold row, and the charge
     # deletes the hold, saves the usage record, locks and updates the balance, writes the
-    # ledger entry and adds the record to its day's usage row (read, then written). The
-    # persona and its training data are not loaded again.
-    assert len(statements) == (3 if connection.vendor == "postgresql" else 11), statements
+    # ledger entry, adds the record to its day's usage row (read, then written) and writes
+    # the request's activity record. The persona and its training data are not loaded again.
+    # The activity record is part of the charge: on PostgreSQL its statement, no round trip.
+    assert len(statements) == (3 if connection.vendor == "postgresql" else 12), statements
     assert statements[0].startswith("SELECT") and "accounts_apikey" in statements[0]
     assert "personas_persona" in statements[0]
     if connection.vendor == "postgresql":
         assert statements[1].lstrip().startswith("WITH held AS"), statements
         assert statements[2].lstrip().startswith("WITH released AS"), statements
         assert "billing_ledgerentry" in statements[2]
+        assert "billing_activityrecord" in statements[2]
+    else:
+        assert statements[-1].startswith('INSERT INTO "billing_activityrecord"'), statements
+    assert sum("billing_activityrecord" in sql for sql in statements) == 1, statements
     assert not any("personas_" in sql for sql in statements[1:])
 
 

@@ -22,6 +22,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from accounts.models import User
+from billing.models import ActivityRecord
 from billing.services import top_up
 from conversations.models import Conversation, Message
 from tests.factories import ApiKeyFactory, PersonaFactory, TrainingDataItemFactory
@@ -231,6 +232,18 @@ def _data() -> dict[str, int]:
         prompt_tokens=12,
         completion_tokens=9,
     )
+    # A failed request in the activity log (the playground's chat below adds a served one).
+    ActivityRecord.objects.create(
+        user=user,
+        api_key=key,
+        endpoint="chat",
+        model_requested="no-such-model",
+        status=400,
+        error_type="invalid_request_error",
+        error_code="invalid_value",
+        latency_ms=3,
+        request_id="req_0123456789abcdef0123456789abcdef",
+    )
     return {"key": key.pk, "persona": persona.pk, "item": item.pk, "conversation": conversation.pk}
 
 
@@ -359,6 +372,11 @@ def test_every_dashboard_page_passes_axe_at_desktop_and_phone_widths(
 
         page.goto("/usage/")
         audit.check(page, "usage")
+        page.goto("/activity/")
+        # The playground's reply above and the failed request recorded in _data().
+        expect(page.locator(".activity-table")).to_contain_text("invalid_request_error")
+        expect(page.locator(".activity-table")).to_contain_text("Playground")
+        audit.check(page, "activity")
         page.goto("/models/")
         audit.check(page, "models")
         response = page.goto("/personas/999999/")
@@ -374,7 +392,7 @@ def test_every_dashboard_page_passes_axe_at_desktop_and_phone_widths(
     expected = [p for p in problems if re.search(r"status of (404|429) ", p)]
     assert len(expected) == 3, problems
     assert [p for p in problems if p not in expected] == []
-    assert len(audit.pages) == 28
+    assert len(audit.pages) == 29
     for name in audit.pages:
         for label, (width, _) in WIDTHS.items():
             assert (SCREENSHOTS / f"{name}-{label}-{width}.png").stat().st_size > 3_000

@@ -254,7 +254,34 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
         expect(page.locator(".chat-log")).to_contain_text("Fresh sourdough")
         shots.take(page, "history-conversation")
 
-        # 8. Log out.
+        # 8. A failed API request is in the activity log, with its error type and request id,
+        # beside the playground's chat.
+        failed = httpx.post(
+            f"{base}/v1/chat/completions",
+            headers={"Authorization": f"Bearer {raw_key}"},
+            json={"model": "no-such-model", "messages": [{"role": "user", "content": QUESTION}]},
+            timeout=10,
+        )
+        assert failed.status_code == 400
+        assert failed.json()["error"]["type"] == "invalid_request_error"
+        page.get_by_role("link", name="Activity", exact=True).click()
+        expect(page).to_have_url(f"{base}/activity/")
+        rows = page.locator(".activity-table tbody tr")
+        expect(rows).to_have_count(2)
+        row = rows.filter(has_text=failed.headers["X-Request-Id"])
+        expect(row).to_have_count(1)
+        for text in ("400", "invalid_request_error", "no-such-model", "laptop"):
+            expect(row).to_contain_text(text)
+        expect(rows.filter(has_text="Playground")).to_contain_text("200")
+        assert QUESTION not in page.locator("main").inner_text()  # no message text
+        shots.take(page, "activity-log")
+        page.select_option("#activity-status", "error")
+        page.get_by_role("button", name="Filter").click()
+        expect(page).to_have_url(re.compile(r"/activity/\?key=&model=&status=error$"))
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("invalid_request_error")
+
+        # 9. Log out.
         page.get_by_role("button", name="Log out").click()
         expect(page).to_have_url(re.compile(r"/login/$"))
         shots.take(page, "logged-out")
@@ -271,7 +298,7 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
     conversation = Conversation.objects.get(user=user)
     assert conversation.mode == "personal" and conversation.persona_id == persona_id
     assert 0 < get_balance(user) < 5
-    assert shots.count == 13
+    assert shots.count == 14
 
 
 TOOLS_USER = "tomas"
