@@ -190,6 +190,11 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
         raw_key = page.locator("#raw-key").inner_text().strip()
         assert re.fullmatch(r"sk-[A-Za-z0-9_-]{43,}", raw_key)
         shots.take(page, "api-key-created")
+        # Reloading the page re-sends the form: no second key, and the raw key is gone.
+        page.reload()
+        expect(page.locator("main")).to_contain_text("This key was already created")
+        assert raw_key not in page.content()
+        shots.take(page, "api-key-reloaded")
         reply = httpx.get(
             f"{base}/v1/personas", headers={"Authorization": f"Bearer {raw_key}"}, timeout=10
         )
@@ -197,6 +202,14 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
         page.goto("/keys/")
         expect(page.locator("main")).to_contain_text("laptop")
         assert raw_key not in page.content()
+        expect(page.locator("main table tbody tr")).to_have_count(1)
+
+        # The models page: the catalog and a snippet with this server's base URL.
+        page.get_by_role("link", name="Models", exact=True).click()
+        expect(page).to_have_url(f"{base}/models/")
+        expect(page.locator("table")).to_contain_text("fake-gpt")
+        expect(page.locator("#snippet-curl")).to_contain_text(f"{base}/v1")
+        shots.take(page, "models")
 
         # 4. Create a persona.
         page.get_by_role("link", name="Personas", exact=True).click()
@@ -253,6 +266,13 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
         expect(page.locator(".chat-log")).to_contain_text(QUESTION)
         expect(page.locator(".chat-log")).to_contain_text("Fresh sourdough")
         shots.take(page, "history-conversation")
+        # Deleting asks first; cancelling keeps the conversation.
+        page.get_by_role("link", name="Delete…").click()
+        expect(page.locator("h1")).to_contain_text("Delete")
+        expect(page.get_by_role("button", name="Delete conversation")).to_be_visible()
+        shots.take(page, "conversation-delete-confirm")
+        page.get_by_role("link", name="Cancel").click()
+        expect(page.locator(".chat-log")).to_contain_text(QUESTION)
 
         # 8. A failed API request is in the activity log, with its error type and request id,
         # beside the playground's chat.
@@ -298,7 +318,7 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
     conversation = Conversation.objects.get(user=user)
     assert conversation.mode == "personal" and conversation.persona_id == persona_id
     assert 0 < get_balance(user) < 5
-    assert shots.count == 14
+    assert shots.count == 17
 
 
 TOOLS_USER = "tomas"
