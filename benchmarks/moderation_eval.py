@@ -44,7 +44,8 @@ from moderation.engine.classifier import LEARNED_CATEGORIES  # noqa: E402
 from moderation.training.splits import split  # noqa: E402
 from moderation.training.train import (  # noqa: E402
     DEFAULT_DEV_PATH,
-    TOXIGEN_PATH,
+    EVAL_ONLY_SETS,
+    EXTRA_SETS,
     Example,
     folds,
     load_handwritten,
@@ -136,16 +137,17 @@ def load_sets(
     extra_files: Sequence[Path], dev_path: Path
 ) -> dict[str, tuple[list[Example], list[Example]]]:
     sets = {"dev": split(load_jsonl(dev_path, "dev"), lambda e: e.text)}
-    if TOXIGEN_PATH.exists():
-        sets["toxigen"] = split(load_jsonl(TOXIGEN_PATH, "toxigen"), lambda e: e.text)
+    for name, path in {**EXTRA_SETS, **EVAL_ONLY_SETS}.items():
+        if path.exists():
+            sets[name] = split(load_jsonl(path, name), lambda e: e.text)
     for path in extra_files:
         sets[path.name.split(".")[0][:10]] = split(load_jsonl(path, path.name), lambda e: e.text)
     return sets
 
 
 def tuning_cv(sets: dict[str, tuple[list[Example], list[Example]]], k: int) -> dict[str, Scored]:
-    """Out-of-fold engine verdicts for the tuning part of the dev file and ToxiGen."""
-    trained = [name for name in ("dev", "toxigen") if name in sets]
+    """Out-of-fold engine verdicts for the tuning part of the dev file and every extra set."""
+    trained = [name for name in ("dev", *EXTRA_SETS) if name in sets]
     pool = [e for name in trained for e in sets[name][0]]
     handwritten = load_handwritten()
     results: dict[str, Scored] = {name: Scored() for name in trained}

@@ -1,4 +1,4 @@
-"""The learned classifier: linear heads over word and character n-grams.
+"""The learned classifier: linear heads over n-grams, and a semantic tier over a sentence encoder.
 
 Features (computed in pure Python, identically at training and inference time):
 
@@ -12,6 +12,14 @@ Each head (one per category, plus "ANY" for "any category") is a logistic regres
 weights live in a JSON artifact (float32 arrays, base64), so inference needs only numpy. Each
 head's raw logit is then calibrated (Platt scaling fitted on out-of-fold predictions of the
 tuning data), so `predict()` returns calibrated probabilities.
+
+The semantic tier (`encoder.py`: all-MiniLM-L6-v2, a 6-layer transformer run with numpy) adds a
+second logistic-regression head per category over the text's contextual sentence embedding.
+The two tiers' logits are combined per head by a two-input logistic regression fitted on
+out-of-fold logits of the tuning data (stacking, which is also the calibration). The encoder
+costs tens of milliseconds on a long text, so it runs only when the n-gram tier's "any
+category" probability reaches `gate` (chosen in training so that almost no unsafe tuning text
+falls below it); below the gate the n-gram tier's own calibrated probabilities stand.
 """
 
 from __future__ import annotations
@@ -30,11 +38,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import embedding
+from . import embedding, encoder
 from .lexicon import LEXICON_FEATURES, lexicon_counts
 
 ARTIFACT_PATH = Path(__file__).resolve().parent / "artifacts" / "classifier.json"
-FORMAT = "nova-moderation-linear/2"
+FORMAT = "nova-moderation-linear/3"
 ANY = "ANY"
 # Categories the dev file labels; "any category" means any of these.
 LEARNED_CATEGORIES: tuple[str, ...] = (
@@ -172,6 +180,24 @@ class Model:
     meta: dict[str, Any]
     # Per head (slope, offset) of the Platt scaling applied to the raw logit.
     calibration: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # The semantic tier: heads over the encoder's embedding, (encoder.DIM, heads) and (heads,).
+    encoder_weights: npt.NDArray[np.float32] | None = None
+    encoder_intercepts: npt.NDArray[np.float32] | None = None
+    # Per head (n-gram weight, encoder weight, offset) of the stacked logistic combination.
+    stack: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    # The n-gram tier's calibrated "any category" probability from which the encoder runs.
+    gate: float = 0.0
+
+    @property
+    def has_encoder(self) -> bool:
+        return self.encoder_weights is not None and bool(self.stack)
+
+    def encoder_logits(self, normalized: str) -> npt.NDArray[np.float32]:
+        """Raw logit per head of the semantic tier (requires an encoder-trained model)."""
+        assert self.encoder_weights is not None and self.encoder_intercepts is not None
+        vector = encoder.encode(clip(normalized))
+        out: npt.NDArray[np.float32] = vector @ self.encoder_weights + self.encoder_intercepts
+        return out
 
     def logits(self, normalized: str) -> npt.NDArray[np.float32]:
         """Raw (uncalibrated) logit per head for one normalised text."""
@@ -188,11 +214,27 @@ class Model:
         z = min(max(slope * logit + offset, -30.0), 30.0)
         return 1.0 / (1.0 + math.exp(-z))
 
-    def predict(self, normalized: str) -> dict[str, float]:
-        """Calibrated probability per head for one normalised text."""
+    def combine(self, head: str, logit: float, encoder_logit: float) -> float:
+        a, b, c = self.stack[head]
+        z = min(max(a * logit + b * encoder_logit + c, -30.0), 30.0)
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def predict(self, normalized: str, *, semantic: bool = True) -> dict[str, float]:
+        """Calibrated probability per head for one normalised text.
+
+        `semantic=False` reads the n-gram tier only (sentences of a flagged text, where the
+        question is which sentence carries the flag, not whether the text is unsafe).
+        """
         raw = self.logits(normalized)
-        return {
+        probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
+        }
+        if not semantic or not self.has_encoder or probs[ANY] < self.gate:
+            return probs
+        encoded = self.encoder_logits(normalized)
+        return {
+            head: self.combine(head, float(z), float(e))
+            for head, z, e in zip(self.heads, raw, encoded, strict=True)
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -216,6 +258,15 @@ class Model:
             "char_idf": encode_array(f.chars.idf),
             "intercepts": encode_array(self.intercepts),
             "weights": encode_array(self.weights),
+            "encoder": encoder.NAME if self.has_encoder else None,
+            "encoder_weights": (
+                None if self.encoder_weights is None else encode_array(self.encoder_weights)
+            ),
+            "encoder_intercepts": (
+                None if self.encoder_intercepts is None else encode_array(self.encoder_intercepts)
+            ),
+            "stack": {k: [round(x, 6) for x in v] for k, v in sorted(self.stack.items())},
+            "gate": round(self.gate, 6),
         }
 
     @classmethod
@@ -237,6 +288,10 @@ class Model:
         )
         heads = tuple(data["heads"])
         weights = decode_array(data["weights"]).reshape(featurizer.dim, len(heads))
+        if data.get("encoder") not in (None, encoder.NAME):
+            raise ValueError("artifact was trained with another encoder; retrain it")
+        enc_w = data.get("encoder_weights")
+        enc_b = data.get("encoder_intercepts")
         return cls(
             featurizer=featurizer,
             heads=heads,
@@ -245,6 +300,14 @@ class Model:
             thresholds={k: float(v) for k, v in data["thresholds"].items()},
             meta=dict(data.get("meta", {})),
             calibration={k: (float(a), float(b)) for k, (a, b) in data["calibration"].items()},
+            encoder_weights=(
+                None if enc_w is None else decode_array(enc_w).reshape(encoder.DIM, len(heads))
+            ),
+            encoder_intercepts=None if enc_b is None else decode_array(enc_b),
+            stack={
+                k: (float(a), float(b), float(c)) for k, (a, b, c) in data.get("stack", {}).items()
+            },
+            gate=float(data.get("gate", 0.0)),
         )
 
     def save(self, path: Path) -> None:

@@ -122,7 +122,7 @@ class _Sentences:
 
     def probs(self, text: str) -> dict[str, float]:
         if text not in self._probs:
-            self._probs[text] = self.model.predict(text)
+            self._probs[text] = self.model.predict(text, semantic=False)
         return self._probs[text]
 
     def rule_categories(self, text: str) -> set[str]:

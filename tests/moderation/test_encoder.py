@@ -1,0 +1,123 @@
+"""The semantic tier: the numpy sentence encoder and how the classifier gates and stacks it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from moderation.engine import encoder
+from moderation.engine.classifier import ANY, LEARNED_CATEGORIES, get_model
+
+
+def cos(a: str, b: str) -> float:
+    return float(encoder.encode(a) @ encoder.encode(b))
+
+
+def test_embeddings_are_unit_length_and_deterministic():
+    first = encoder.encode("The cat sat on the mat.")
+    assert first.shape == (encoder.DIM,)
+    assert first.dtype == np.float32
+    assert abs(float(np.linalg.norm(first)) - 1.0) < 1e-5
+    assert np.array_equal(first, encoder.encode("The cat sat on the mat."))
+
+
+@pytest.mark.parametrize(
+    ("text", "paraphrase", "unrelated"),
+    [
+        (
+            "A man is playing a guitar.",
+            "Someone plays an instrument.",
+            "The stock market fell sharply today.",
+        ),
+        (
+            "How do I reset my password?",
+            "I forgot my login and need a new password.",
+            "Bake the bread for forty minutes.",
+        ),
+        (
+            "I am going to hurt you badly.",
+            "You will be injured by me.",
+            "The library opens at nine.",
+        ),
+    ],
+)
+def test_meaning_not_words_decides_similarity(text, paraphrase, unrelated):
+    # A broken forward pass (wrong attention, weight orientation, pooling) scores paraphrases
+    # about like unrelated sentences; the real model keeps them far apart.
+    assert cos(text, paraphrase) > cos(text, unrelated) + 0.25
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks, the parcel arrived on time.",
+        "I will hunt you down and hurt your family.",
+        ("Minutes of the council meeting on bus routes and the parks budget. " * 30)[:2000],
+        "Je vais te retrouver et te faire du mal.",
+    ],
+)
+def test_int8_graph_matches_the_float32_computation(text):
+    assert float(encoder.encode(text) @ encoder.reference_encode(text)) > 0.97
+
+
+def test_graph_is_built_once_into_the_cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("ENCODER_CACHE_DIR", str(tmp_path))
+    built = encoder._quantized_path()
+    assert built.parent == tmp_path and built.stat().st_size > 10_000_000
+    first = built.stat().st_mtime_ns
+    assert encoder._quantized_path() == built
+    assert built.stat().st_mtime_ns == first
+    assert [p.name for p in tmp_path.iterdir()] == [built.name]  # no work files left
+
+
+def test_long_text_is_encoded_on_its_first_tokens():
+    head = "Gardening in spring is a pleasure for the whole family. " * 40
+    tail = " Violent threats against the neighbours follow." * 40
+    assert np.allclose(encoder.encode(head), encoder.encode(head + tail), atol=1e-5)
+
+
+def test_empty_text_has_an_embedding():
+    assert encoder.encode("").shape == (encoder.DIM,)
+
+
+def test_shipped_model_stacks_both_tiers_for_every_head():
+    model = get_model()
+    assert model.has_encoder
+    assert set(model.stack) == {ANY, *LEARNED_CATEGORIES}
+    assert 0.0 < model.gate < model.thresholds[ANY]
+
+
+def test_gate_decides_whether_the_encoder_runs():
+    model = get_model()
+    text = "you are a worthless idiot and everyone hates you"
+    raw = model.logits(text)
+    ngram_only = {h: model.calibrate(h, float(z)) for h, z in zip(model.heads, raw, strict=True)}
+    closed = dataclasses.replace(model, gate=1.01)
+    assert closed.predict(text) == ngram_only
+    opened = dataclasses.replace(model, gate=0.0)
+    semantic = model.encoder_logits(text)
+    expected = {
+        h: model.combine(h, float(z), float(e))
+        for h, z, e in zip(model.heads, raw, semantic, strict=True)
+    }
+    assert opened.predict(text) == expected
+    assert opened.predict(text) != ngram_only
+    assert opened.predict(text, semantic=False) == ngram_only
+
+
+def test_artifact_round_trips_the_semantic_tier(tmp_path):
+    model = get_model()
+    path = tmp_path / "artifact.json"
+    model.save(path)
+    again = type(model).load(path)
+    assert set(again.stack) == set(model.stack)
+    for head, weights in model.stack.items():
+        assert again.stack[head] == pytest.approx(weights, abs=1e-6)
+    assert again.gate == pytest.approx(model.gate, abs=1e-6)
+    assert again.encoder_weights is not None and model.encoder_weights is not None
+    assert np.array_equal(again.encoder_weights, model.encoder_weights)
+    text = "I will find you and make you pay"
+    for head, p in model.predict(text).items():
+        assert again.predict(text)[head] == pytest.approx(p, abs=1e-4)
