@@ -61,7 +61,7 @@ from chat.guard import (
 from chat.serializers import ChatCompletionRequestSerializer, requested_persona_id
 from conversations.models import Conversation
 from conversations.selectors import continued_conversation, conversation_history
-from conversations.services import save_turn
+from conversations.services import record_turn
 from conversations.text import message_text
 from core.asyncdb import DbExecutor
 from core.errors import (
@@ -140,6 +140,8 @@ class ChatContext:
     # The request's activity record to be (chat.activity); None for a replayed charge of a
     # process that kept none.
     trace: ChatTrace | None = None
+    # How the request was settled (saved and charged), once it was (finish_chat).
+    outcome: ChatOutcome | None = None
     completion_id: str = field(default_factory=lambda: "chatcmpl-" + secrets.token_urlsafe(18))
     created: int = field(default_factory=lambda: int(time.time()))
 
@@ -149,6 +151,8 @@ class ChatOutcome:
     usage: Usage
     cost: Decimal
     conversation_id: int | None
+    # The saved reply (None when nothing was saved).
+    message_id: int | None = None
 
 
 # --- Serving a request ---
@@ -763,10 +767,11 @@ def finish_chat(
         return ChatOutcome(usage=usage, cost=Decimal(0), conversation_id=None)
     cost = usage_cost(ctx.model, usage.prompt_tokens, usage.completion_tokens)
     conversation = ctx.conversation
+    message_id: int | None = None
     try:
         if ctx.save:
             with transaction.atomic():
-                conversation = save_turn(
+                conversation, reply_message = record_turn(
                     user=ctx.user,
                     api_key=ctx.api_key,
                     conversation=ctx.conversation,
@@ -782,6 +787,7 @@ def finish_chat(
                 )
                 _charge(ctx, usage=usage, cost=cost, conversation=conversation)
                 _record_guard_findings(ctx, conversation)
+            message_id = reply_message.pk
         else:
             # Nothing else to write: charge_usage's own transaction is the whole step, without
             # the savepoint a nested block would cost (two round trips).
@@ -797,7 +803,10 @@ def finish_chat(
     if ctx.trace is not None:
         ctx.trace.written = True  # by the charge
     return ChatOutcome(
-        usage=usage, cost=cost, conversation_id=conversation.pk if conversation else None
+        usage=usage,
+        cost=cost,
+        conversation_id=conversation.pk if conversation else None,
+        message_id=message_id,
     )
 
 
@@ -966,7 +975,7 @@ async def _record(
     db: DbExecutor,
 ) -> ChatOutcome:
     try:
-        return await db(finish_chat)(
+        outcome = await db(finish_chat)(
             ctx, content=content, tool_calls=tool_calls, usage=usage, completed=completed
         )
     except Exception:
@@ -980,6 +989,8 @@ async def _record(
         logger.exception("could not record a chat: kept in %s and retried", path)
         _keep(asyncio.ensure_future(_retry(path, db)))
         raise
+    ctx.outcome = outcome
+    return outcome
 
 
 async def _release(ctx: ChatContext, *, db: DbExecutor) -> None:

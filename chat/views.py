@@ -322,14 +322,10 @@ def playground_chat(request: HttpRequest) -> HttpResponseBase:
         trace.fail(exc)
         write_trace_now(trace)
         return error_response(exc)
-    # Every usage record of this reply comes after this one (ids only grow).
-    after = UsageRecord.objects.order_by("-id").values_list("id", flat=True).first() or 0
     # Django's handler sends the status line before the body starts: committed, so an error
     # before the first chunk is the stream's error event.
     chunks = errors_as_events(ctx, stream_chunks(ctx, db=in_caller_thread))
-    response = StreamingHttpResponse(
-        _remembered(ctx, chunks, after=after), content_type="text/event-stream"
-    )
+    response = StreamingHttpResponse(_remembered(ctx, chunks), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through as they come
     response[REPLY_HEADER] = ctx.completion_id
@@ -340,14 +336,14 @@ def _reply_key(user_id: int, reply_id: str) -> str:
     return f"playground:reply:{user_id}:{reply_id}"
 
 
-async def _remembered(
-    ctx: ChatContext, chunks: AsyncIterator[bytes], *, after: int
-) -> AsyncIterator[bytes]:
-    """The stream, and once it is over (finished, failed or left), where its reply went.
+async def _remembered(ctx: ChatContext, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """The stream, and once it is over (finished, failed or left), what became of its reply.
 
-    The stream's own ``finally`` saves and charges the reply and sets ``ctx.conversation``;
-    closing ``chunks`` here, before remembering, runs it first, even when the page stopped
-    the stream and this generator is being closed rather than drained.
+    The stream's own ``finally`` saves and charges the reply and sets ``ctx.conversation``
+    and ``ctx.outcome``; closing ``chunks`` here, before remembering, runs it first, even when
+    the page stopped the stream and this generator is being closed rather than drained. The
+    outcome names the reply's own message and charge, so a second reply in the same
+    conversation cannot be taken for this one.
     """
     try:
         async with aclosing(chunks) as body:  # type: ignore[type-var]
@@ -355,7 +351,17 @@ async def _remembered(
                 yield chunk
     finally:
         conversation = ctx.conversation
-        remembered = {"conversation_id": conversation.pk if conversation else None, "after": after}
+        outcome = ctx.outcome
+        remembered: dict[str, Any] = {
+            "conversation_id": conversation.pk if conversation else None,
+            "message_id": outcome.message_id if outcome else None,
+        }
+        if outcome is not None and outcome.message_id is not None:
+            remembered.update(
+                prompt_tokens=outcome.usage.prompt_tokens,
+                completion_tokens=outcome.usage.completion_tokens,
+                cost=money_string(outcome.cost),
+            )
         try:
             await shared_cache().aset(
                 _reply_key(ctx.user.pk, ctx.completion_id), remembered, REPLY_MEMORY_SECONDS
@@ -374,28 +380,23 @@ def _recall(user: User, reply_id: str) -> dict[str, Any] | None:
     return remembered if isinstance(remembered, dict) else None
 
 
-def _reply_summary(user: User, conversation_id: int | None, after: int) -> _ReplySummary | None:
+def _reply_summary(user: User, remembered: dict[str, Any]) -> _ReplySummary | None:
     """The reply's tokens, cost and Markdown; None when nothing was generated (so nothing
     was saved or charged)."""
-    if conversation_id is None:
-        return None
-    usage = (
-        UsageRecord.objects.filter(user=user, conversation_id=conversation_id, id__gt=after)
-        .order_by("id")
-        .first()
-    )
-    if usage is None:
+    message_id = remembered.get("message_id")
+    if not isinstance(message_id, int):
         return None
     content = (
-        Message.objects.filter(conversation_id=conversation_id, role=Message.Role.ASSISTANT)
-        .order_by("-id")
+        Message.objects.filter(pk=message_id, conversation__user=user, role=Message.Role.ASSISTANT)
         .values_list("content", flat=True)
         .first()
     )
+    if content is None:  # deleted since
+        return None
     return {
-        "prompt_tokens": usage.prompt_tokens,
-        "completion_tokens": usage.completion_tokens,
-        "cost": money_string(usage.cost),
+        "prompt_tokens": int(remembered["prompt_tokens"]),
+        "completion_tokens": int(remembered["completion_tokens"]),
+        "cost": str(remembered["cost"]),
         "html": str(render_markdown(content)) if content else "",
     }
 
@@ -420,7 +421,7 @@ def playground_status(request: HttpRequest) -> HttpResponse:
             body["pending"] = True
         else:
             conversation_id = remembered.get("conversation_id")
-            summary = _reply_summary(user, conversation_id, int(remembered.get("after", 0)))
+            summary = _reply_summary(user, remembered)
             body.update(
                 pending=False,
                 conversation_id=conversation_id,

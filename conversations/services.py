@@ -44,7 +44,13 @@ def _message_row(conversation: Conversation, message: dict[str, Any]) -> Message
     )
 
 
-def save_turn(
+def save_turn(**turn: Any) -> Conversation:
+    """Store one chat turn (:func:`record_turn`) and return its conversation."""
+    conversation, _ = record_turn(**turn)
+    return conversation
+
+
+def record_turn(
     *,
     user: User,
     api_key: ApiKey | None,
@@ -58,7 +64,7 @@ def save_turn(
     reply_tool_calls: list[dict[str, Any]] | None = None,
     prompt_tokens: int,
     completion_tokens: int,
-) -> Conversation:
+) -> tuple[Conversation, Message]:
     """Store one chat turn: the messages the client sent and the model's reply.
 
     Without ``conversation`` a new one is created, titled after the first user message, with
@@ -71,7 +77,7 @@ def save_turn(
     counts and ``reply_tool_calls`` (its content may be "" when the model only called tools).
 
     Opens no transaction of its own: the caller saves the turn and charges for it in one.
-    Returns the conversation, new or continued.
+    Returns the conversation, new or continued, and the reply's message.
     """
     rows: list[Message] = []
     if conversation is None:
@@ -93,19 +99,18 @@ def save_turn(
             updated_at=conversation.updated_at, model_id=model_id
         )
     rows += [_message_row(conversation, m) for m in new_messages]
-    rows.append(
-        Message(
-            conversation=conversation,
-            role=Message.Role.ASSISTANT,
-            content=storable_text(reply),
-            model=model_id,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            tool_calls=stored_tool_calls(reply_tool_calls),
-        )
+    reply_message = Message(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        content=storable_text(reply),
+        model=model_id,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        tool_calls=stored_tool_calls(reply_tool_calls),
     )
-    Message.objects.bulk_create(rows)
-    return conversation
+    rows.append(reply_message)
+    Message.objects.bulk_create(rows)  # sets the primary keys (RETURNING on both databases)
+    return conversation, reply_message
 
 
 def delete_conversation(*, user: User, conversation_id: Any) -> None:

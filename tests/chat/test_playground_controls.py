@@ -174,6 +174,45 @@ def test_reply_summary_gives_its_tokens_and_cost(
     assert events[-2]["usage"]["cost"] == f"{record.cost:f}"
 
 
+def test_overlapping_replies_in_one_conversation_each_get_their_own_summary(
+    web: Client, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    fake_upstream.script(reply="First reply.", usage=(5, 2))
+    first = send(web, model="fake-gpt", message="hi")
+    conversation_id = sse_events(streamed_body(first))[-2]["conversation_id"]
+    # Two replies in the same conversation, both begun before either ends; the later one
+    # (b) finishes first, so its message and charge are the newest when (a) is settled.
+    a = send(web, model="fake-gpt", message="a?", conversation_id=conversation_id)
+    b = send(web, model="fake-gpt", message="b?", conversation_id=conversation_id)
+    fake_upstream.enqueue(reply="Reply to b.", usage=(20, 3))
+    fake_upstream.enqueue(reply="Reply to a.", usage=(30, 4))
+    streamed_body(b)
+    streamed_body(a)
+    summary_a, summary_b = status_of(web, a)["reply"], status_of(web, b)["reply"]
+    assert (summary_a["html"], summary_a["prompt_tokens"], summary_a["completion_tokens"]) == (
+        "<p>Reply to a.</p>\n",
+        30,
+        4,
+    )
+    assert (summary_b["html"], summary_b["prompt_tokens"], summary_b["completion_tokens"]) == (
+        "<p>Reply to b.</p>\n",
+        20,
+        3,
+    )
+    costs = {r.completion_tokens: f"{r.cost:f}" for r in UsageRecord.objects.all()}
+    assert (summary_a["cost"], summary_b["cost"]) == (costs[4], costs[3])
+
+
+def test_a_reply_whose_conversation_was_deleted_has_no_summary(
+    web: Client, fake_upstream: FakeUpstream, upstream_catalog: Path
+) -> None:
+    response = send(web, model="fake-gpt", message="hi")
+    conversation_id = sse_events(streamed_body(response))[-2]["conversation_id"]
+    Conversation.objects.filter(pk=conversation_id).delete()
+    status = status_of(web, response)
+    assert status["pending"] is False and status["reply"] is None
+
+
 def test_reply_status_is_pending_until_the_stream_is_over_and_private(
     web: Client, other_user: User, fake_upstream: FakeUpstream, upstream_catalog: Path
 ) -> None:
