@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.models import ApiKey, User
 from billing.money import money_string
-from billing.selectors import get_balance, key_spend, usage_summary
+from billing.selectors import get_balance, key_source, key_spend, usage_summary
 from billing.serializers import (
     KeyResponseSerializer,
     UsageQuerySerializer,
@@ -115,6 +115,8 @@ class UsageView(APIView):
             for group in query.group_by:
                 value = row[group]  # type: ignore[literal-required]
                 out[group] = value.isoformat() if group == "day" else value
+                if group == "key":
+                    out["key_source"] = key_source(row)
             out.update(
                 requests=row["requests"],
                 prompt_tokens=row["prompt_tokens"],

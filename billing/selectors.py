@@ -94,9 +94,18 @@ def spend_by_model(user: User) -> list[SpendRow]:
     return _spend_by(user, "model", lambda row: str(row["model"]))
 
 
+def key_source(row: UsageRow) -> str:
+    """Whose usage a row grouped by key is: ``key`` (one of the user's keys, revoked or not),
+    ``deleted_key`` or ``playground`` (no key)."""
+    if row["key"] is not None:
+        return "key"
+    return "deleted_key" if row["key_ref"] else "playground"
+
+
 def _key_label(row: UsageRow) -> str:
-    if row["key"] is None:
-        return "deleted key" if row["key_ref"] else "no key (playground)"
+    source = key_source(row)
+    if source != "key":
+        return "deleted key" if source == "deleted_key" else "no key (playground)"
     return f"{row['key']}… {row['key_name'] or 'unnamed'}".strip()
 
 

@@ -135,6 +135,14 @@ class UsageRowSerializer(serializers.Serializer[dict[str, Any]]):
     key = serializers.CharField(
         required=False, allow_null=True, help_text="With group_by=key: the key's prefix."
     )
+    key_source = serializers.ChoiceField(
+        choices=["key", "deleted_key", "playground"],
+        required=False,
+        help_text=(
+            "With group_by=key: whose usage the row is: one of the caller's keys (`key` names "
+            "it), a key since deleted, or the dashboard's playground (no key)."
+        ),
+    )
     persona = serializers.IntegerField(
         required=False, allow_null=True, help_text="With group_by=persona: the persona's id."
     )

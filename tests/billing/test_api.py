@@ -208,6 +208,7 @@ def test_usage_groups_combine_in_the_order_given(key: ApiKey, history: dict[str,
     assert rows == expected
     assert set(response.json()["data"][0]) == {
         "key",
+        "key_source",
         "model",
         "persona",
         "requests",
@@ -235,11 +236,33 @@ def test_usage_filters_by_key_and_model(key: ApiKey, history: dict[str, Any]) ->
         {
             "day": "2026-03-04",
             "key": key.prefix,
+            "key_source": "key",
             "requests": 1,
             "prompt_tokens": 200,
             "completion_tokens": 20,
             "cost": "0.20000000",
         }
+    ]
+
+
+def test_deleted_keys_and_the_playground_are_told_apart(
+    user: User, key: ApiKey, history: dict[str, Any]
+) -> None:
+    gone = [ApiKeyFactory.create(user=user, name=f"gone {i}") for i in range(2)]
+    for i, old in enumerate(gone):
+        charge(user, old, f"0.0{i + 1}", at=NOW, tokens=(1, 1))
+        old.delete()
+    response = client_for(key).get("/v1/usage", {"group_by": "key"})
+    assert response.status_code == 200
+    rows = [(r["key"], r["key_source"], r["cost"]) for r in response.json()["data"]]
+    assert sorted(rows[:2]) == sorted(
+        [(key.prefix, "key", "0.30000000"), (history["second"].prefix, "key", "0.30000000")]
+    )
+    # One row per deleted key, and the playground's (no key), each saying what it is.
+    assert sorted(rows[2:]) == [
+        (None, "deleted_key", "0.01000000"),
+        (None, "deleted_key", "0.02000000"),
+        (None, "playground", "0.40000000"),
     ]
 
 
