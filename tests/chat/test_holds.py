@@ -16,10 +16,11 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from billing.models import Balance, Hold, LedgerEntry, UsageRecord
+from billing.models import ActivityRecord, Balance, Hold, LedgerEntry, UsageRecord
 from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import HoldSettled, charge_usage, place_hold, release_hold, top_up
+from chat.activity import ChatTrace
 from chat.pipeline import admit, pending_records, replay_record, stream_chunks
 from core.asyncdb import in_caller_thread
 from core.errors import InsufficientQuota
@@ -287,6 +288,42 @@ def test_a_pending_charge_is_recorded_once_however_often_replayed(
     ledger, balance, used = _books(funded_user)
     assert ledger == balance == Decimal("10") - used
     assert _reserved(funded_user) == 0
+
+
+def test_a_replayed_charge_writes_the_requests_activity_record_once(
+    funded_user: User, settings: Any, tmp_path: Path
+) -> None:
+    settings.PENDING_CHARGES_DIR = tmp_path
+    hold = place_hold(user=funded_user, api_key=None, model_id="nova-local", amount=Decimal("1"))
+    trace = ChatTrace(
+        endpoint=ActivityRecord.Endpoint.CHAT,
+        request_id="req-kept-in-a-pending-charge",
+        user_id=funded_user.pk,
+        model_requested="nova-local",
+        model_answered="nova-local",
+        stream=True,
+        finish_reason="stop",
+        latency_ms=1234,
+    )
+    path = _record_file(tmp_path, hold, funded_user, activity=trace.to_json())
+    copy = tmp_path / f"hold-{hold.pk}-ef01.json"
+    copy.write_text(path.read_text())
+    assert replay_record(path) is True
+    assert replay_record(copy) is False
+    record = ActivityRecord.objects.get()
+    usage = UsageRecord.objects.get()
+    assert (record.request_id, record.status, record.stream, record.latency_ms) == (
+        "req-kept-in-a-pending-charge",
+        200,
+        True,
+        1234,
+    )
+    assert (record.prompt_tokens, record.completion_tokens, record.cost) == (
+        100,
+        50,
+        usage.cost,
+    )
+    assert record.user_id == funded_user.pk and record.finish_reason == "stop"
 
 
 def test_settle_holds_charges_records_and_releases_abandoned_holds(
