@@ -30,6 +30,7 @@ import aiohttp
 from core.text import count_message_tokens, count_tokens
 from llm.catalog import ModelSpec
 from llm.errors import (
+    CLIENT_FAULT_STATUSES,
     FailureKind,
     UpstreamFailure,
     safe_upstream_code,
@@ -205,15 +206,18 @@ async def _status_failure(
     response: aiohttp.ClientResponse, request: GenerationRequest
 ) -> UpstreamFailure:
     """An HTTP error status: its Retry-After, and the error body's message, code and param
-    when they are safe to show a client. The body itself is never logged nor kept."""
+    when they are safe to show a client. Only a status the client sees as its own 400 has its
+    body read (the others answer with fixed messages: a retried 5xx costs no parsing). The
+    body itself is never logged nor kept."""
     model = request.model
     status = response.status
     message = code = param = None
-    try:
-        body = await _read_at_most(response, MAX_ERROR_BODY_BYTES)
-        message, code, param = _error_fields(json.loads(body))
-    except (ValueError, *TRANSPORT_ERRORS):
-        pass  # an unreadable or non-JSON body: the status says enough
+    if status in CLIENT_FAULT_STATUSES:
+        try:
+            body = await _read_at_most(response, MAX_ERROR_BODY_BYTES)
+            message, code, param = _error_fields(json.loads(body))
+        except (ValueError, *TRANSPORT_ERRORS):
+            pass  # an unreadable or non-JSON body: the status says enough
     logger.warning("Upstream %s answered HTTP %s", model.id, status)
     key = model.api_key()
     return upstream_failure(
