@@ -14,7 +14,6 @@ from django.http import HttpRequest
 from accounts.limits import (
     SpendSummary,
     key_spend,
-    set_key_limit,
     user_spend,
     validate_limit,
 )
@@ -23,7 +22,6 @@ from accounts.services import (
     check_key_quota,
     create_api_key,
     revoke_api_key,
-    update_api_key,
     validate_rpm_limit,
 )
 from core.errors import ApiError
@@ -192,11 +190,10 @@ class ApiKeyAdmin(_ApiKeyAdmin):
             name=obj.name,
             detailed_logging=obj.detailed_logging,
             rpm_limit=obj.rpm_limit,
+            limit=obj.limit,
+            limit_reset=obj.limit_reset,
+            guard=obj.guard,
         )
-        if obj.limit is not None:
-            set_key_limit(key=issued.key, limit=obj.limit, limit_reset=obj.limit_reset)
-        if obj.guard != Guard.OFF:
-            update_api_key(key=issued.key, guard=obj.guard)
         obj.pk = issued.key.pk
         obj.prefix = issued.key.prefix
         messages.warning(

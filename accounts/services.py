@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Protocol
 
 from django.conf import settings
 from django.db import transaction
 
+from accounts.limits import validate_limit, validate_limit_reset
 from accounts.models import DISPLAY_PREFIX_LENGTH, ApiKey, Guard, User, digest_key
 from core.errors import InvalidRequest, NotFound
 
@@ -74,20 +76,28 @@ def create_api_key(
     name: str = "",
     detailed_logging: bool = False,
     rpm_limit: int = 60,
+    limit: Decimal | str | None = None,
+    limit_reset: str | None = None,
+    guard: str = Guard.OFF,
 ) -> IssuedKey:
-    """A new key for ``user``, shown once.
+    """A new key for ``user``, shown once, with its spend limit and chat guard, in one write.
 
-    Raises InvalidRequest for an ``rpm_limit`` outside 1 to ``settings.MAX_KEY_RPM`` and when
-    the user already has ``settings.MAX_KEYS_PER_USER`` active keys. Locks the user's row, so
-    concurrent creations cannot both pass the count.
+    Raises InvalidRequest for an ``rpm_limit`` outside 1 to ``settings.MAX_KEY_RPM``, a bad
+    limit, period or guard, and when the user already has ``settings.MAX_KEYS_PER_USER``
+    active keys. Locks the user's row, so concurrent creations cannot both pass the count.
     """
     validate_rpm_limit(rpm_limit)
+    key = ApiKey(
+        user=user,
+        name=name[:100],
+        detailed_logging=detailed_logging,
+        rpm_limit=rpm_limit,
+        guard=validate_guard(guard),
+    )
+    key.set_limit(validate_limit(limit), validate_limit_reset(limit_reset) if limit_reset else None)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         check_key_quota(user)
-        key = ApiKey(
-            user=user, name=name[:100], detailed_logging=detailed_logging, rpm_limit=rpm_limit
-        )
         raw_key = key.set_new_key()
         key.save()
     return IssuedKey(key=key, raw_key=raw_key)

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from accounts.limits import set_key_limit, validate_limit
+from accounts.limits import validate_limit
 from accounts.models import Guard, LimitReset, User
-from accounts.services import create_api_key, create_user, update_api_key, validate_rpm_limit
+from accounts.services import create_api_key, create_user, validate_rpm_limit
 from billing.money import parse_amount
 from billing.services import top_up
 from core.errors import ApiError
@@ -87,13 +87,12 @@ class Command(BaseCommand):
                     name=options["name"],
                     detailed_logging=options["detailed_logging"],
                     rpm_limit=options["rpm"],
+                    limit=limit,
+                    limit_reset=options["limit_reset"],
+                    guard=options["guard"],
                 )
             except ApiError as exc:  # MAX_KEYS_PER_USER reached; nothing is created
                 raise CommandError(exc.message) from exc
-            if limit is not None:
-                set_key_limit(key=issued.key, limit=limit, limit_reset=options["limit_reset"])
-            if options["guard"] != Guard.OFF:
-                update_api_key(key=issued.key, guard=options["guard"])
             if amount:
                 try:
                     top_up(user=user, amount=amount, note="create_api_key --balance")
