@@ -39,7 +39,6 @@ MODEL_DIR = Path("data") / "embeddings" / "sentence-transformers__all-MiniLM-L6-
 DIM = 384
 HEADS = 12
 LAYERS = 6
-USED_LAYERS = 6
 MAX_TOKENS = 256
 EPS = 1e-12
 GRAPH_VERSION = 1  # bump when build_graph() changes
@@ -162,7 +161,7 @@ def _reference_forward(ids: list[int], weights: _Weights) -> Array:
     x = weights.words[ids] + weights.positions[:n] + weights.token_type
     x = _layer_norm(x, weights.ln_g, weights.ln_b)
     scale = np.float32(1.0 / math.sqrt(head))
-    for layer in weights.layers[:USED_LAYERS]:
+    for layer in weights.layers:
         qkv = x @ layer.qkv_w + layer.qkv_b
         # (3, heads, n, head)
         q, k, v = qkv.reshape(n, 3, HEADS, head).transpose(1, 2, 0, 3)

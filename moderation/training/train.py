@@ -66,7 +66,6 @@ class Params:
     c: float = 8.0
     handwritten_weight: float = 0.5
     extra_weight: float = 0.5
-    ailuminate_weight: float = 0.5
     any_uses_handwritten: bool = True
     max_fpr: float = 0.09
     # The semantic tier (encoder heads, stacked with the n-gram heads).
@@ -159,8 +158,6 @@ def _weight(example: Example, params: Params) -> float:
         return 1.0
     if example.source == "handwritten":
         return params.handwritten_weight
-    if example.source == "ailuminate":
-        return params.ailuminate_weight
     return params.extra_weight
 
 
