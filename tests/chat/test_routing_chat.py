@@ -25,6 +25,7 @@ from tests.chat.helpers import sse_events, streamed_body
 from tests.conftest import client_for
 from tests.factories import ApiKeyFactory, UserFactory
 from tests.fake_upstream import FakeUpstream, running_fake_upstream
+from tests.llm.helpers import TOOL_CONVERSATION
 
 CATALOG = """
 [[models]]
@@ -344,23 +345,8 @@ def test_n_choices_fall_back_past_the_embedded_model_to_one_that_gives_n(
 def test_a_tool_conversation_falls_back_past_the_models_without_tools(
     funded_user: User, capabilities: Upstreams
 ) -> None:
-    messages = [
-        {"role": "user", "content": "What is the weather in Paris?"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
-                }
-            ],
-        },
-        {"role": "tool", "tool_call_id": "call_1", "content": "18 C, cloudy"},
-    ]
     client = client_for(ApiKeyFactory.create(user=funded_user))
-    response = chat(client, messages=messages)
+    response = chat(client, messages=TOOL_CONVERSATION)
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["model"], body["choices"][0]["message"]["content"]) == ("capable", "from c")

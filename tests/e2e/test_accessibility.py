@@ -11,38 +11,24 @@ can keep. The test touches the database only before and after the browser runs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from billing.models import ActivityRecord
 from billing.services import top_up
 from conversations.models import Conversation, Message
+from tests.e2e.helpers import chromium, server_password, watch_console
 from tests.factories import ApiKeyFactory, PersonaFactory, TrainingDataItemFactory
 from tests.fake_upstream import FakeUpstream
 from tests.servers import ROOT, running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Headless, and nothing that reaches beyond loopback (the machine has no other network).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "var" / "screenshots" / "accessibility"
 WIDTHS = {"desktop": (1280, 860), "phone": (390, 844)}
@@ -104,35 +90,6 @@ _LIVE_ANCESTORS = """() => {
   }
   return found;
 }"""
-
-
-@contextmanager
-def _chromium() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium with "
-            "`apt-get update && apt-get install -y chromium` (.ci/run does this). "
-            "Playwright must not download a browser here."
-        )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _watch_console(page: Page, problems: list[str]) -> None:
-    """Console errors (a failed script) and page errors fail the test."""
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-            problems.append(f"{page.url}: {message.text} ({message.location.get('url')})")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
 
 
 class Audit:
@@ -201,12 +158,10 @@ def _axe_installed() -> None:
 
 
 def _data() -> dict[str, int]:
-    # The server process checks passwords with Django's default hashers, not the tests' MD5.
-    hasher = PBKDF2PasswordHasher()
     user = User.objects.create(
         username=USERNAME,
         email=f"{USERNAME}@example.com",
-        password=hasher.encode(PASSWORD, hasher.salt()),
+        password=server_password(PASSWORD),
     )
     top_up(user=user, amount=Decimal("5"), note="test funds")
     key = ApiKeyFactory.create(user=user, name="laptop")
@@ -257,13 +212,13 @@ def test_every_dashboard_page_passes_axe_at_desktop_and_phone_widths(
     problems: list[str] = []
 
     # Two failed logins lock a username out, so the lock-out page is one request away.
-    with running_nova({"AXES_FAILURE_LIMIT": "2"}) as base, _chromium() as browser:
+    with running_nova({"AXES_FAILURE_LIMIT": "2"}) as base, chromium() as browser:
         context = browser.new_context(
             base_url=base, viewport={"width": 1280, "height": 860}, bypass_csp=True
         )
         context.set_default_timeout(10_000)
         page = context.new_page()
-        _watch_console(page, problems)
+        watch_console(page, problems)
 
         # Signed out: sign-up (also with its errors shown), login, 404, lock-out.
         page.goto("/signup/")

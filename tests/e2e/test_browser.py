@@ -11,37 +11,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
 import httpx
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from billing.selectors import get_balance
 from billing.services import top_up
 from conversations.models import Conversation
+from tests.e2e.helpers import chromium, server_password, watch_console
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Headless, and nothing that reaches beyond loopback (the machine has no other network).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 USERNAME = "margot"
@@ -71,47 +57,13 @@ class Shots:
         assert len(png) > 5_000, name  # a rendered page, not a blank one
 
 
-@contextmanager
-def _chromium() -> Iterator[Browser]:
-    """Debian's Chromium under Playwright. While it runs, this thread has an event loop, so
-    the test touches the database only before and after (Django refuses sync ORM calls then)."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium with "
-            "`apt-get update && apt-get install -y chromium` (.ci/run does this). "
-            "Playwright must not download a browser here."
-        )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _watch_console(page: Page, problems: list[str]) -> None:
-    """Console errors (a CSP violation, a failed script) and page errors fail the test."""
-
-    def on_console(message: ConsoleMessage) -> None:
-        # The browser asks for /favicon.ico by itself; the dashboard has none (reported).
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-            problems.append(f"{page.url}: {message.text} ({message.location.get('url')})")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-
-
 def _operator() -> None:
-    # The server process checks passwords with Django's default hashers, not the tests' MD5.
-    hasher = PBKDF2PasswordHasher()
     operator = User.objects.create(
         username=OPERATOR,
         email="ops@example.com",
         is_staff=True,
         is_superuser=True,
-        password=hasher.encode(OPERATOR_PASSWORD, hasher.salt()),
+        password=server_password(OPERATOR_PASSWORD),
     )
     assert operator.pk
 
@@ -139,11 +91,11 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
     shots = Shots()
     problems: list[str] = []
 
-    with running_nova() as base, _chromium() as browser:
+    with running_nova() as base, chromium() as browser:
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
         context.set_default_timeout(10_000)
         page = context.new_page()
-        _watch_console(page, problems)
+        watch_console(page, problems)
 
         # 1. Sign up.
         page.goto("/signup/")
@@ -162,7 +114,7 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
             base_url=base, viewport={"width": 1280, "height": 860}
         )
         admin = operator_context.new_page()
-        _watch_console(admin, problems)
+        watch_console(admin, problems)
         admin.goto("/admin/login/")
         admin.fill("#id_username", OPERATOR)
         admin.fill("#id_password", OPERATOR_PASSWORD)
@@ -335,11 +287,10 @@ HOSTILE_ARGUMENTS = '{"city": "Paris", "note": "</pre><script>window.__pwned=2</
 def test_playground_attaches_a_tool_and_shows_the_streamed_call(
     fake_upstream: FakeUpstream, upstream_catalog: Path
 ) -> None:
-    hasher = PBKDF2PasswordHasher()
     user = User.objects.create(
         username=TOOLS_USER,
         email="tomas@example.com",
-        password=hasher.encode(TOOLS_PASSWORD, hasher.salt()),
+        password=server_password(TOOLS_PASSWORD),
     )
     top_up(user=user, amount=Decimal("5"), note="test funds")
     fake_upstream.script(
@@ -353,11 +304,11 @@ def test_playground_attaches_a_tool_and_shows_the_streamed_call(
     shots = Shots()
     problems: list[str] = []
 
-    with running_nova() as base, _chromium() as browser:
+    with running_nova() as base, chromium() as browser:
         context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 860})
         context.set_default_timeout(10_000)
         page = context.new_page()
-        _watch_console(page, problems)
+        watch_console(page, problems)
         page.goto("/login/")
         page.fill("#id_username", TOOLS_USER)
         page.fill("#id_password", TOOLS_PASSWORD)

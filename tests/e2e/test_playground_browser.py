@@ -9,21 +9,16 @@ loopback. The test touches the database only before and after the browser runs.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
 import httpx
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from playwright.sync_api import (
     Browser,
     BrowserContext,
-    ConsoleMessage,
     Page,
     expect,
-    sync_playwright,
 )
 
 from accounts.models import User
@@ -31,24 +26,13 @@ from billing.models import Hold, UsageRecord
 from billing.services import top_up
 from conversations.models import Conversation
 from core.text import count_tokens
+from tests.e2e.helpers import chromium, server_password, watch_console
 from tests.factories import ApiKeyFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
-# Headless, and nothing that reaches beyond loopback (the machine has no other network).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 PASSWORD = "a long playground passphrase 31"
 MARKDOWN_REPLY = (
@@ -59,42 +43,11 @@ LONG_REPLY = "word " * 300
 CREDITS_CONTACT = "Write to credits@bakery.test to add credit."
 
 
-@contextmanager
-def _chromium() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's Chromium with "
-            "`apt-get update && apt-get install -y chromium`. "
-            "Playwright must not download a browser here."
-        )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _watch_console(page: Page, problems: list[str]) -> None:
-    """Console errors (a CSP violation, a failed script) and page errors fail the test."""
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-            problems.append(f"{page.url}: {message.text} ({message.location.get('url')})")
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-
-
 def _user(username: str, *, funds: Decimal | None) -> User:
-    # The server process checks passwords with Django's default hashers, not the tests' MD5.
-    hasher = PBKDF2PasswordHasher()
     user = User.objects.create(
         username=username,
         email=f"{username}@example.com",
-        password=hasher.encode(PASSWORD, hasher.salt()),
+        password=server_password(PASSWORD),
     )
     if funds is not None:
         top_up(user=user, amount=funds, note="test funds")
@@ -107,7 +60,7 @@ def _logged_in(browser: Browser, base: str, username: str, problems: list[str]) 
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
-    _watch_console(page, problems)
+    watch_console(page, problems)
     page.goto("/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
@@ -128,7 +81,7 @@ def test_enter_sends_markdown_renders_and_stop_cancels_the_stream(
     user = _user("paula", funds=Decimal("5"))
     problems: list[str] = []
 
-    with running_nova() as base, _chromium() as browser:
+    with running_nova() as base, chromium() as browser:
         page = _logged_in(browser, base, "paula", problems)
         page.goto("/playground/")
         page.select_option("#pg-target", "model:fake-gpt")
@@ -216,7 +169,7 @@ def test_an_api_conversation_continues_in_the_playground_and_no_credit_says_what
     fake_upstream.script(reply="The API's **answer**.", stream_chunk_chars=6)
     problems: list[str] = []
 
-    with running_nova({"CREDITS_CONTACT": CREDITS_CONTACT}) as base, _chromium() as browser:
+    with running_nova({"CREDITS_CONTACT": CREDITS_CONTACT}) as base, chromium() as browser:
         # A conversation made through the API.
         response = httpx.post(
             f"{base}/v1/chat/completions",

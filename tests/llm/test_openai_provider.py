@@ -9,10 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
-from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiohttp
 import httpx
@@ -22,7 +20,7 @@ from core.errors import UpstreamError, UpstreamTimeout
 from core.text import count_message_tokens, count_tokens
 from llm.catalog import ModelSpec
 from llm.providers import get_provider
-from llm.providers.openai import OpenAIProvider, _client, aclose_clients
+from llm.providers.openai import OpenAIProvider, _client
 from llm.types import (
     Choice,
     Completion,
@@ -31,11 +29,9 @@ from llm.types import (
     GenerationRequest,
     Usage,
 )
-from tests.fake_upstream import SECRET_IN_ERROR_BODY, FakeUpstream, running_fake_upstream
+from tests.fake_upstream import SECRET_IN_ERROR_BODY, running_fake_upstream
+from tests.llm.helpers import UPSTREAM_KEY, complete, run, spec, stream
 
-T = TypeVar("T")
-
-UPSTREAM_KEY = "sk-upstream-key-for-tests-0123456789"
 MESSAGES = [
     {"role": "system", "content": "You are a test persona."},
     {"role": "user", "content": "Say hello."},
@@ -52,62 +48,8 @@ EVERY_SAMPLING_FIELD = {
 }
 
 
-@pytest.fixture
-def upstream(fake_upstream: FakeUpstream) -> FakeUpstream:
-    # tests/conftest.py's session-wide fake provider, reset around each test.
-    return fake_upstream
-
-
-@pytest.fixture
-def model(upstream: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> ModelSpec:
-    monkeypatch.setenv("FAKE_UPSTREAM_KEY", UPSTREAM_KEY)
-    return spec(upstream.url)
-
-
-def spec(base_url: str, **changes: Any) -> ModelSpec:
-    fields: dict[str, Any] = {
-        "id": "fake-gpt",
-        "provider": "openai",
-        "base_url": base_url,
-        "api_key_env": "FAKE_UPSTREAM_KEY",
-        "upstream_model": "fake",
-        "context_window": 8192,
-        "input_price_per_mtok": Decimal("1.00"),
-        "output_price_per_mtok": Decimal("2.00"),
-        "vision": True,
-        "reasoning": True,
-        "connect_timeout": 2.0,
-        "read_timeout": 5.0,
-        **changes,
-    }
-    return ModelSpec(**fields)
-
-
 def request(model: ModelSpec, **params: Any) -> GenerationRequest:
     return GenerationRequest(model=model, messages=list(MESSAGES), params=params)
-
-
-def run(make: Callable[[], Awaitable[T]]) -> T:
-    """asyncio.run with this loop's pooled clients closed at the end, as a server would."""
-
-    async def main() -> T:
-        try:
-            return await make()
-        finally:
-            await aclose_clients()
-
-    return asyncio.run(main())
-
-
-def complete(req: GenerationRequest) -> Completion:
-    return run(lambda: get_provider(req.model).complete(req))
-
-
-def stream(req: GenerationRequest) -> list[Delta | Finish]:
-    async def collect() -> list[Delta | Finish]:
-        return [event async for event in get_provider(req.model).stream(req)]
-
-    return run(collect)
 
 
 def stream_until_error(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamError]:

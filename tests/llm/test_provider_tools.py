@@ -3,23 +3,16 @@ against the real fake upstream on loopback (no mocks)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable
-from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from core.text import count_message_tokens, count_tokens
 from llm.catalog import ModelSpec
 from llm.errors import UpstreamFailure
-from llm.providers import get_provider
-from llm.providers.openai import aclose_clients
-from llm.types import PASSTHROUGH_FIELDS, Choice, Completion, Delta, Finish, GenerationRequest
-from tests.fake_upstream import FakeUpstream
-
-T = TypeVar("T")
+from llm.types import PASSTHROUGH_FIELDS, Choice, Delta, Finish, GenerationRequest
+from tests.llm.helpers import complete, spec, stream, stream_failure
 
 MESSAGES = [
     {"role": "system", "content": "You are a test persona."},
@@ -76,61 +69,10 @@ CALLS = [
 ]
 
 
-@pytest.fixture
-def upstream(fake_upstream: FakeUpstream) -> FakeUpstream:
-    return fake_upstream
-
-
-@pytest.fixture
-def model(upstream: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> ModelSpec:
-    monkeypatch.setenv("FAKE_UPSTREAM_KEY", "sk-upstream-key-for-tests-0123456789")
-    return spec(upstream.url)
-
-
-def spec(base_url: str, **changes: Any) -> ModelSpec:
-    fields: dict[str, Any] = {
-        "id": "fake-gpt",
-        "provider": "openai",
-        "base_url": base_url,
-        "api_key_env": "FAKE_UPSTREAM_KEY",
-        "upstream_model": "fake",
-        "context_window": 8192,
-        "input_price_per_mtok": Decimal("1.00"),
-        "output_price_per_mtok": Decimal("2.00"),
-        "vision": True,
-        "reasoning": True,
-        "connect_timeout": 2.0,
-        "read_timeout": 5.0,
-        **changes,
-    }
-    return ModelSpec(**fields)
-
-
 def request(
     model: ModelSpec, messages: list[dict[str, Any]] | None = None, **params: Any
 ) -> GenerationRequest:
     return GenerationRequest(model=model, messages=list(messages or MESSAGES), params=params)
-
-
-def run(make: Callable[[], Awaitable[T]]) -> T:
-    async def main() -> T:
-        try:
-            return await make()
-        finally:
-            await aclose_clients()
-
-    return asyncio.run(main())
-
-
-def complete(req: GenerationRequest) -> Completion:
-    return run(lambda: get_provider(req.model).complete(req))
-
-
-def stream(req: GenerationRequest) -> list[Delta | Finish]:
-    async def collect() -> list[Delta | Finish]:
-        return [event async for event in get_provider(req.model).stream(req)]
-
-    return run(collect)
 
 
 def deltas(events: list[Delta | Finish]) -> list[Delta]:
@@ -141,18 +83,6 @@ def finish(events: list[Delta | Finish]) -> Finish:
     last = events[-1]
     assert isinstance(last, Finish)
     return last
-
-
-def stream_failure(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamFailure]:
-    events: list[Delta | Finish] = []
-
-    async def collect() -> None:
-        async for event in get_provider(req.model).stream(req):
-            events.append(event)
-
-    with pytest.raises(UpstreamFailure) as raised:
-        run(collect)
-    return events, raised.value
 
 
 def chunk(*choices: dict[str, Any], **extra: Any) -> str:

@@ -31,6 +31,7 @@ from llm.providers.openai import aclose_clients
 from llm.types import Completion, Delta, Finish, GenerationRequest, OpenedStream
 from tests.conftest import FakeClock
 from tests.fake_upstream import FakeUpstream, running_fake_upstream
+from tests.llm.helpers import TOOL_CONVERSATION
 
 T = TypeVar("T")
 
@@ -626,22 +627,6 @@ input_price_per_mtok = "3.00"
 output_price_per_mtok = "15.00"
 read_timeout = 5
 """
-
-TOOL_CONVERSATION: list[dict[str, Any]] = [
-    {"role": "user", "content": "What is the weather in Paris?"},
-    {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [
-            {
-                "id": "call_1",
-                "type": "function",
-                "function": {"name": "weather", "arguments": '{"city": "Paris"}'},
-            }
-        ],
-    },
-    {"role": "tool", "tool_call_id": "call_1", "content": "18 C, cloudy"},
-]
 
 
 @pytest.fixture
