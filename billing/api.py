@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.models import ApiKey, User
 from billing.money import money_string
-from billing.selectors import get_balance, key_source, key_spend, usage_summary
+from billing.selectors import UsageRow, get_balance, key_source, key_spend, usage_summary
 from billing.serializers import (
     KeyResponseSerializer,
     UsageQuerySerializer,
@@ -95,6 +95,24 @@ class KeyInfoView(APIView):
         return Response({"data": data})
 
 
+def usage_row_body(row: UsageRow, group_by: tuple[str, ...]) -> dict[str, Any]:
+    """One summary row as the usage API answers it (and the CSV export writes it): its groups
+    in order (a day as an ISO date; with the key, whose usage it is), then the sums."""
+    out: dict[str, Any] = {}
+    for group in group_by:
+        value = row[group]  # type: ignore[literal-required]
+        out[group] = value.isoformat() if group == "day" else value
+        if group == "key":
+            out["key_source"] = key_source(row)
+    out.update(
+        requests=row["requests"],
+        prompt_tokens=row["prompt_tokens"],
+        completion_tokens=row["completion_tokens"],
+        cost=money_string(row["cost"]),
+    )
+    return out
+
+
 class UsageView(APIView):
     """``GET /v1/usage``: the caller's usage, summed per group."""
 
@@ -109,21 +127,7 @@ class UsageView(APIView):
         query_input.is_valid(raise_exception=True)
         query = query_input.query()
         summary = usage_summary(cast(User, request.user), query)
-        rows = []
-        for row in summary.rows:
-            out: dict[str, Any] = {}
-            for group in query.group_by:
-                value = row[group]  # type: ignore[literal-required]
-                out[group] = value.isoformat() if group == "day" else value
-                if group == "key":
-                    out["key_source"] = key_source(row)
-            out.update(
-                requests=row["requests"],
-                prompt_tokens=row["prompt_tokens"],
-                completion_tokens=row["completion_tokens"],
-                cost=money_string(row["cost"]),
-            )
-            rows.append(out)
+        rows = [usage_row_body(row, query.group_by) for row in summary.rows]
         total = summary.total
         return Response(
             {

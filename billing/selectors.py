@@ -240,6 +240,12 @@ def usage_summary(user: User, query: UsageQuery) -> UsageSummary:
 # --- Spend against limits (GET /v1/key, the key page, the admin) ---
 
 
+def window_spend(days: QuerySet[UsageDay], since: date) -> Decimal:
+    """What ``days`` (one key's or one user's) hold from ``since`` on: the sum the ORM path of
+    a spend-limit check enforces, summed as :func:`_spend_summary` sums what it shows."""
+    return _money(days.filter(day__gte=since).aggregate(total=Sum("cost"))["total"])
+
+
 def _spend_summary(days: QuerySet[UsageDay], *, limit: Decimal | None, reset: str) -> SpendSummary:
     """Spend summed over ``days`` since each window's start, in one query."""
     today = windows.today()

@@ -10,16 +10,19 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Model, QuerySet
+from django.db.models import Model
 from django.db.transaction import TransactionManagementError
 
 from accounts.models import LimitReset
 from billing import windows
 from billing.models import ActivityRecord, Balance, Hold, LedgerEntry, UsageDay, UsageRecord
 from billing.money import ZERO, check_balance_in_range, parse_amount, to_money
+from billing.selectors import window_spend
 from core.errors import InsufficientQuota, InvalidRequest
 
 if TYPE_CHECKING:
+    from django.db.models import Field
+
     from accounts.models import ApiKey, User
     from conversations.models import Conversation
     from personas.models import Persona
@@ -344,12 +347,6 @@ def _limit_reached(
     )
 
 
-def _window_spend(days: QuerySet[UsageDay], since: date) -> Decimal:
-    """What ``days`` (one key's or one user's) hold from ``since`` on, summed in Python:
-    exact on every database."""
-    return sum(days.filter(day__gte=since).values_list("cost", flat=True), ZERO)
-
-
 def _hold_with_orm(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold | None, _Spent]:
     with transaction.atomic():
         balance = _locked_balance(hold.user_id)
@@ -359,14 +356,14 @@ def _hold_with_orm(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold | None,
             # counts its usage: the spend is every charge committed so far.
             spent = _Spent(
                 key=(
-                    _window_spend(
+                    window_spend(
                         UsageDay.objects.filter(api_key_ref=hold.api_key_id or 0), limits.key_from
                     )
                     if limits.key_limit is not None
                     else None
                 ),
                 user=(
-                    _window_spend(UsageDay.objects.filter(user_id=hold.user_id), limits.user_from)
+                    window_spend(UsageDay.objects.filter(user_id=hold.user_id), limits.user_from)
                     if limits.user_limit is not None
                     else None
                 ),
@@ -514,13 +511,9 @@ def _hold_in_one_statement(hold: Hold, limits: _LimitCheck | None) -> tuple[Hold
 
 
 @functools.cache
-def _activity_fields() -> tuple[tuple[str, str], ...]:
-    """(column, attribute) of each column of an activity record but its id."""
-    return tuple(
-        (cast(str, field.column), field.attname)
-        for field in ActivityRecord._meta.concrete_fields
-        if not field.primary_key
-    )
+def _activity_fields() -> tuple[Field[Any, Any], ...]:
+    """The fields of an activity record's columns but its id (once per process)."""
+    return tuple(field for field in ActivityRecord._meta.concrete_fields if not field.primary_key)
 
 
 @functools.cache
@@ -562,8 +555,8 @@ def _charge_sql(*, settles_hold: bool, logs_activity: bool = False) -> str:
         fields = _activity_fields()
         logged = f""", logged AS (
             INSERT INTO {qn(ActivityRecord._meta.db_table)}
-                ({", ".join(qn(column) for column, _ in fields)})
-            SELECT {", ".join(f"%(activity_{attname})s" for _, attname in fields)}
+                ({", ".join(qn(cast(str, field.column)) for field in fields)})
+            SELECT {", ".join(f"%(activity_{field.attname})s" for field in fields)}
             FROM recorded
             RETURNING 1
         )"""  # noqa: S608
@@ -630,11 +623,10 @@ def _charge_in_one_statement(
         hold_id=hold.pk if hold is not None else None,
     )
     if activity is not None:
-        for field in ActivityRecord._meta.concrete_fields:
-            if not field.primary_key:
-                params[f"activity_{field.attname}"] = field.get_db_prep_save(
-                    getattr(activity, field.attname), connection
-                )
+        for field in _activity_fields():
+            params[f"activity_{field.attname}"] = field.get_db_prep_save(
+                getattr(activity, field.attname), connection
+            )
     sql = _charge_sql(settles_hold=hold is not None, logs_activity=activity is not None)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

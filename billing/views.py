@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import ApiKey, User
 from billing import windows
+from billing.api import usage_row_body
 from billing.models import ActivityRecord, UsageRecord
 from billing.money import ZERO, money_string
 from billing.selectors import (
@@ -41,6 +42,7 @@ from billing.selectors import (
     usage_summary,
 )
 from billing.serializers import UsageQuerySerializer
+from conversations.views import page_number
 from llm.catalog import get_catalog
 
 # At or below this balance the home and usage pages say how to get credit.
@@ -276,27 +278,27 @@ def _csv_row(record: UsageRecord) -> list[str | int]:
 
 
 def _summary_csv(response: HttpResponse, user: User, serializer: UsageQuerySerializer) -> None:
-    """The usage API's answer as CSV: one line per group, then the total."""
+    """The usage API's answer as CSV (its rows' fields, cost in USD): one line per group, then
+    the total."""
     query = serializer.query()
     summary = usage_summary(user, query)
+    groups = [*query.group_by]
+    if "key" in groups:
+        groups.insert(groups.index("key") + 1, "key_source")
     writer = csv.writer(response)
-    writer.writerow([*query.group_by, "requests", "prompt_tokens", "completion_tokens", "cost_usd"])
+    writer.writerow([*groups, "requests", "prompt_tokens", "completion_tokens", "cost_usd"])
     for row in summary.rows:
-        groups = [row[group] for group in query.group_by]  # type: ignore[literal-required]
         writer.writerow(
             [
-                *("" if value is None else _cell(str(value)) for value in groups),
-                row["requests"],
-                row["prompt_tokens"],
-                row["completion_tokens"],
-                money_string(row["cost"]),
+                "" if value is None else _cell(str(value)) if isinstance(value, str) else value
+                for value in usage_row_body(row, query.group_by).values()
             ]
         )
     total = summary.total
     writer.writerow(
         [
             "total",
-            *[""] * (len(query.group_by) - 1),
+            *[""] * (len(groups) - 1),
             total.requests,
             total.prompt_tokens,
             total.completion_tokens,
@@ -373,12 +375,6 @@ def _activity_filter(params: QueryDict) -> ActivityFilter:
     )
 
 
-def _page_number(raw: str | None) -> int:
-    if raw and raw.isascii() and raw.isdigit() and 0 < len(raw) < 10:
-        return max(1, int(raw))
-    return 1
-
-
 def _activity_query(chosen: ActivityFilter, **extra: str) -> str:
     values = {
         "key": "" if chosen.key is None else str(chosen.key),
@@ -407,7 +403,7 @@ def activity(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     chosen = _activity_filter(request.GET)
     paginator = Paginator(activity_for(user, chosen), ACTIVITY_PAGE_SIZE)
-    number = _page_number(request.GET.get("page"))
+    number = page_number(request.GET.get("page"))
     if number > paginator.num_pages:
         # Past the end (an old link, a hand-typed number): the last page that exists.
         last = {"page": str(paginator.num_pages)} if paginator.num_pages > 1 else {}

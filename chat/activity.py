@@ -29,8 +29,8 @@ from django.utils import timezone
 from billing.models import ActivityRecord
 from billing.services import record_activity
 from core.asyncdb import DbExecutor
-from core.errors import SERVER_ERROR_MESSAGE, ApiError, ServerError, known_error
-from core.requestid import current_request_id
+from core.errors import answered_error
+from core.requestid import request_id_of
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -38,19 +38,13 @@ if TYPE_CHECKING:
     from accounts.models import ApiKey, User
     from personas.models import Persona
 
-__all__ = ["CLIENT_CLOSED", "ChatTrace", "error_of", "write_trace", "write_trace_now"]
+__all__ = ["CLIENT_CLOSED", "ChatTrace", "write_trace", "write_trace_now"]
 
 logger = logging.getLogger(__name__)
 
 # The status of a request whose client left before its response ended (as nginx logs it).
 CLIENT_CLOSED = 499
 CLIENT_CLOSED_CODE = "client_closed_request"
-
-
-def error_of(exc: BaseException) -> ApiError:
-    """The ApiError the client is (or would be) answered with for ``exc``, without logging it
-    again (the renderer logs unknown errors)."""
-    return known_error(exc) or ServerError(SERVER_ERROR_MESSAGE)
 
 
 @dataclass
@@ -80,8 +74,7 @@ class ChatTrace:
     def begin(cls, endpoint: str, request: HttpRequest | None = None) -> ChatTrace:
         """The trace of ``request``, with the id of its ``X-Request-Id`` response header
         (``core.middleware.RequestIdMiddleware``)."""
-        request_id = getattr(request, "request_id", None) or current_request_id() or ""
-        return cls(endpoint=endpoint, request_id=request_id)
+        return cls(endpoint=endpoint, request_id=request_id_of(request))
 
     def identify(self, *, user: User, api_key: ApiKey | None) -> None:
         self.user_id = user.pk
@@ -110,7 +103,7 @@ class ChatTrace:
         if isinstance(exc, asyncio.CancelledError | GeneratorExit):
             self.left()
             return
-        error = error_of(exc)
+        error = answered_error(exc)
         self.status = error.status
         self.error_type = error.type
         self.error_code = error.code or ""
@@ -128,40 +121,28 @@ class ChatTrace:
     def owned(self) -> bool:
         return self.user_id is not None
 
+    def _values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _RECORDED}
+
     def record(self) -> ActivityRecord:
         """The unsaved record (tokens and cost are zero; a charge sets them)."""
         assert self.user_id is not None
-        return ActivityRecord(
-            created_at=self.created_at,
-            user_id=self.user_id,
-            api_key_id=self.api_key_id,
-            endpoint=self.endpoint,
-            model_requested=self.model_requested,
-            model_answered=self.model_answered,
-            persona_id=self.persona_id,
-            status=self.status,
-            error_type=self.error_type,
-            error_code=self.error_code,
-            finish_reason=self.finish_reason,
-            latency_ms=self.latency_ms,
-            request_id=self.request_id,
-            stream=self.stream,
-        )
+        return ActivityRecord(created_at=self.created_at, **self._values())
 
     def to_json(self) -> dict[str, Any]:
         """For a pending-charge record: the trace as JSON."""
-        values = {name: getattr(self, name) for name in _JSON_FIELDS}
-        values["created_at"] = self.created_at.isoformat()
-        return values
+        return {**self._values(), "created_at": self.created_at.isoformat()}
 
     @classmethod
     def from_json(cls, values: dict[str, Any]) -> ChatTrace:
-        trace = cls(**{name: values[name] for name in _JSON_FIELDS if name in values})
+        trace = cls(**{name: values[name] for name in _RECORDED if name in values})
         trace.created_at = datetime.fromisoformat(values["created_at"])
         return trace
 
 
-_JSON_FIELDS = (
+# The record's values a trace holds, as they are named on both (``created_at`` aside, which
+# JSON keeps as text).
+_RECORDED = (
     "endpoint",
     "request_id",
     "user_id",

@@ -676,8 +676,7 @@ async def stream_chunks(ctx: ChatContext, *, db: DbExecutor) -> AsyncGenerator[b
             # Nothing was charged (nothing generated): the record is written on its own.
             await write_trace(ctx.trace, db=db)
     # A stream the guard stopped has no Finish of the provider's: it ended as asked.
-    stopped = guarded is not None and guarded.all_blocked
-    if error is not None or (finish is None and not stopped) or outcome is None:
+    if error is not None or (finish is None and not ended_by_guard) or outcome is None:
         failure = error or ServerError(SERVER_ERROR_MESSAGE)
         yield _event(failure.envelope())
         yield DONE

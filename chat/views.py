@@ -44,6 +44,7 @@ from chat.pipeline import ChatContext, errors_as_events, prepare_chat, stream_ch
 from chat.serializers import ChatCompletionRequestSerializer
 from conversations.markdown import render_markdown
 from conversations.models import PERSONA_MODES, Conversation, Message
+from conversations.views import ToolCallView, tool_call_views
 from core.asyncdb import in_caller_thread
 from core.errors import ApiError, InvalidRequest, error_response, known_error
 from core.ids import parse_id
@@ -65,13 +66,6 @@ REPLY_HEADER = "X-Playground-Reply"
 
 
 @dataclass(frozen=True)
-class _ToolCallView:
-    id: str
-    name: str
-    arguments: str  # pretty-printed when it is JSON; plain text for the template to escape
-
-
-@dataclass(frozen=True)
 class _TurnView:
     """A saved message as the playground's transcript shows it. Every string but ``html``
     (nh3's output) is plain text, which the template escapes."""
@@ -79,7 +73,7 @@ class _TurnView:
     role: str
     content: str
     html: SafeString | None  # an assistant's reply as Markdown; None for other roles
-    tool_calls: list[_ToolCallView]
+    tool_calls: list[ToolCallView]
     tool_call_id: str
 
 
@@ -103,33 +97,13 @@ class _ReplySummary(TypedDict):
     html: str
 
 
-def _pretty_json(text: str) -> str:
-    """JSON text indented for reading; anything that does not parse, as it is."""
-    try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except (ValueError, RecursionError):
-        return text
-
-
 def _turn_view(message: Message) -> _TurnView:
-    calls = message.tool_calls if isinstance(message.tool_calls, list) else []
-    views = []
-    for call in calls:
-        function = call.get("function") if isinstance(call, dict) else None
-        function = function if isinstance(function, dict) else {}
-        views.append(
-            _ToolCallView(
-                id=str(call.get("id", "")) if isinstance(call, dict) else "",
-                name=str(function.get("name", "")),
-                arguments=_pretty_json(str(function.get("arguments", ""))),
-            )
-        )
     assistant = message.role == Message.Role.ASSISTANT
     return _TurnView(
         role=message.role,
         content=message.content,
         html=render_markdown(message.content) if assistant and message.content else None,
-        tool_calls=views,
+        tool_calls=tool_call_views(message),
         tool_call_id=message.tool_call_id,
     )
 

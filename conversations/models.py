@@ -12,11 +12,13 @@ PUBLIC_ID_PREFIX = "conv_"
 
 class Conversation(TimestampedModel):
     class Mode(models.TextChoices):
-        CHAT = "chat", "Web chat"
-        AGENTS = "agents", "Web agent"
-        PERSONAL = "personal", "Personal AI"
-        API = "api", "API chat"
-        API_AGENTS = "api_agents", "API agent"
+        # The labels say where the chat happened, and with a persona or straight with a
+        # model (History, the admin); the stored values stay (docs/conversations.md).
+        CHAT = "chat", "Playground · model"
+        AGENTS = "agents", "Playground · shared persona"
+        PERSONAL = "personal", "Playground · your persona"
+        API = "api", "API · model"
+        API_AGENTS = "api_agents", "API · persona"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"

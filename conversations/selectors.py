@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import F, OuterRef, Prefetch, QuerySet, Subquery
 
 from conversations.models import (
     GENERAL_MODES,
@@ -96,7 +96,8 @@ def conversations_page(
     """One page (from 1) of the user's conversations, each with its latest message.
 
     Two queries however long the page is: the count, then the rows with the latest message
-    annotated. A page past the end costs the count only.
+    and their persona's name (``persona_name``, None without one) annotated. A page past the
+    end costs the count only.
     """
     conversations = conversations_of(user, mode=mode)
     total = conversations.count()
@@ -108,7 +109,9 @@ def conversations_page(
         page_ids = conversations.values("pk")[offset : offset + page_size]
         rows = list(
             _with_latest_message(
-                Conversation.objects.filter(pk__in=page_ids).order_by("-updated_at", "-id")
+                Conversation.objects.filter(pk__in=page_ids)
+                .annotate(persona_name=F("persona__name"))
+                .order_by("-updated_at", "-id")
             )
         )
         for conversation in rows:

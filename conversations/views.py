@@ -31,19 +31,17 @@ from conversations.selectors import (
 )
 from conversations.services import delete_conversation
 from core.errors import NotFound
-from personas.models import Persona
 
 PLAYGROUND_URL = "/playground/"
 
-# What each stored mode means to a person: where the chat happened, and with a persona or
-# straight with a model (docs/conversations.md, What is stored). The stored values stay.
-MODE_LABELS: dict[str, str] = {
-    Conversation.Mode.CHAT: "Playground · model",
-    Conversation.Mode.PERSONAL: "Playground · your persona",
-    Conversation.Mode.AGENTS: "Playground · shared persona",
-    Conversation.Mode.API: "API · model",
-    Conversation.Mode.API_AGENTS: "API · persona",
-}
+# The filter's order: the playground's modes, then the API's.
+MODE_ORDER = (
+    Conversation.Mode.CHAT,
+    Conversation.Mode.PERSONAL,
+    Conversation.Mode.AGENTS,
+    Conversation.Mode.API,
+    Conversation.Mode.API_AGENTS,
+)
 
 
 def _user(request: HttpRequest) -> User:
@@ -51,7 +49,7 @@ def _user(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
-def _page_number(raw: str | None) -> int:
+def page_number(raw: str | None) -> int:
     """The dashboard is lenient where the API is strict: a bad page number shows page 1."""
     if raw and raw.isascii() and raw.isdigit() and 0 < len(raw) < 10:
         return max(1, int(raw))
@@ -59,10 +57,10 @@ def _page_number(raw: str | None) -> int:
 
 
 @dataclass(frozen=True)
-class _ToolCallView:
+class ToolCallView:
     id: str
     name: str
-    arguments: str
+    arguments: str  # pretty-printed when it is JSON; plain text for the template to escape
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ class _MessageView:
 
     message: Message
     html: SafeString | None  # the content as Markdown; None for a tool message
-    tool_calls: list[_ToolCallView]
+    tool_calls: list[ToolCallView]
     tool_output: str | None  # a tool message's content, pretty-printed when it is JSON
 
 
@@ -84,33 +82,34 @@ def _pretty_json(text: str) -> str:
         return text
 
 
-def _tool_call_view(call: Any) -> _ToolCallView:
+def _tool_call_view(call: Any) -> ToolCallView:
     function = call.get("function") if isinstance(call, dict) else None
     function = function if isinstance(function, dict) else {}
-    return _ToolCallView(
+    return ToolCallView(
         id=str(call.get("id", "")) if isinstance(call, dict) else "",
         name=str(function.get("name", "")),
         arguments=_pretty_json(str(function.get("arguments", ""))),
     )
 
 
+def tool_call_views(message: Message) -> list[ToolCallView]:
+    """The assistant's tool calls as History and the playground show them."""
+    calls = message.tool_calls if isinstance(message.tool_calls, list) else []
+    return [_tool_call_view(call) for call in calls]
+
+
 def _message_view(message: Message) -> _MessageView:
     if message.role == Message.Role.TOOL:
         return _MessageView(message, None, [], _pretty_json(message.content))
-    calls = message.tool_calls if isinstance(message.tool_calls, list) else []
-    return _MessageView(
-        message, render_markdown(message.content), [_tool_call_view(c) for c in calls], None
-    )
+    return _MessageView(message, render_markdown(message.content), tool_call_views(message), None)
 
 
 def _attach_personas(conversations: list[Conversation]) -> None:
-    """Each conversation's ``persona_label`` (one query for the page): the persona's name, "a
-    deleted persona" when a persona conversation's persona is gone, "" for a general mode; and
-    its ``mode_label``."""
-    ids = {c.persona_id for c in conversations if c.persona_id is not None}
-    names = dict(Persona.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+    """Each conversation's ``persona_label``: the persona's name (annotated by
+    ``conversations_page``), "a deleted persona" when a persona conversation's persona is gone,
+    "" for a general mode; and its ``mode_label``."""
     for conversation in conversations:
-        name = names.get(conversation.persona_id) if conversation.persona_id else None
+        name = getattr(conversation, "persona_name", None)
         if not name and conversation.mode in PERSONA_MODES:
             name = "a deleted persona"
         conversation.persona_label = name or ""  # type: ignore[attr-defined]
@@ -118,7 +117,7 @@ def _attach_personas(conversations: list[Conversation]) -> None:
 
 
 def mode_label(mode: str) -> str:
-    return MODE_LABELS.get(mode, mode)
+    return Conversation.Mode(mode).label if mode in Conversation.Mode.values else mode
 
 
 def _list_url(mode: str, page: int) -> str:
@@ -131,7 +130,7 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     mode = request.GET.get("mode", MODE_ALL)
     if mode not in MODE_FILTERS:
         mode = MODE_ALL
-    number = _page_number(request.GET.get("page"))
+    number = page_number(request.GET.get("page"))
     page = conversations_page(_user(request), mode=mode, page=number)
     if page.page > page.page_count:
         # Past the end (an old link, a hand-typed number): the last page that exists.
@@ -143,7 +142,7 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "mode": mode,
-            "modes": [(MODE_ALL, "All"), *((value, mode_label(value)) for value in MODE_LABELS)],
+            "modes": [(MODE_ALL, "All"), *((value, mode_label(value)) for value in MODE_ORDER)],
             "previous_page": page.page - 1 if page.page > 1 else None,
             "next_page": page.page + 1 if page.has_more else None,
         },

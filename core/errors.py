@@ -216,6 +216,12 @@ def api_error(exc: BaseException) -> ApiError:
     return error
 
 
+def answered_error(exc: BaseException) -> ApiError:
+    """:func:`api_error` without logging: what the client is (or would be) answered with for
+    ``exc``, for a record of the request (the renderer logs unknown errors)."""
+    return known_error(exc) or ServerError(SERVER_ERROR_MESSAGE)
+
+
 def _first_error(detail: Any, path: str = "") -> tuple[str | None, str, str | None]:
     """Walk DRF's nested error detail to its first leaf: (param path, message, code)."""
     if isinstance(detail, Mapping):

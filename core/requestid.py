@@ -23,6 +23,7 @@ __all__ = [
     "current_request_id",
     "new_request_id",
     "request_id_from_header",
+    "request_id_of",
     "reset_request_id",
     "set_request_id",
 ]
@@ -64,6 +65,12 @@ def reset_request_id(token: Token[str | None]) -> None:
 def current_request_id() -> str | None:
     """The id of the request being served here, or None outside any request."""
     return _request_id.get()
+
+
+def request_id_of(request: object) -> str:
+    """The id of ``request``: its ``request_id`` (``core.middleware.RequestIdMiddleware``
+    sets it), else the current one, else "" (a request built by hand, outside any)."""
+    return getattr(request, "request_id", None) or current_request_id() or ""
 
 
 class RequestIdFilter(logging.Filter):

@@ -20,8 +20,8 @@ from rest_framework.views import APIView
 from accounts.models import ApiKey, User
 from billing.models import ActivityRecord
 from billing.services import record_activity
-from core.errors import SERVER_ERROR_MESSAGE, ServerError, known_error
-from core.requestid import current_request_id
+from core.errors import answered_error
+from core.requestid import request_id_of
 from core.schema import error_responses
 from moderation.engine import POLICY_VERSION
 from moderation.models import ModerationVerdict
@@ -111,9 +111,7 @@ class _ActivityLogged(APIView):
                 api_key=key,
                 endpoint=self.endpoint,
                 status=200,
-                request_id=getattr(request._request, "request_id", None)
-                or current_request_id()
-                or "",
+                request_id=request_id_of(request._request),
             )
 
     def answered(self, *, model_requested: str | None, model: str, prompt: int, out: int) -> None:
@@ -126,7 +124,7 @@ class _ActivityLogged(APIView):
     def handle_exception(self, exc: Exception) -> Response:
         activity = getattr(self, "activity", None)
         if activity is not None:
-            error = known_error(exc) or ServerError(SERVER_ERROR_MESSAGE)
+            error = answered_error(exc)
             activity.error_type = error.type
             activity.error_code = error.code or ""
         return super().handle_exception(exc)

@@ -186,3 +186,38 @@ def test_csv_export_of_a_user_without_usage_is_just_the_header(alice: Client) ->
         csv.reader(io.StringIO(alice.get(reverse("billing:usage_export")).content.decode()))
     )
     assert len(rows) == 1
+
+
+def test_grouped_csv_export_writes_the_usage_apis_rows_and_total(
+    alice: Client, user: User, other_user: User
+) -> None:
+    top_up(user=user, amount=Decimal("10"), note="t")
+    top_up(user=other_user, amount=Decimal("10"), note="t")
+    key = ApiKeyFactory.create(user=user, name="laptop")
+    gone = ApiKeyFactory.create(user=user, name="gone")
+    _charge(user, key=key, model="nova-local", cost="0.25")
+    _charge(user, key=key, model="nova-local", cost="0.25")
+    _charge(user, key=gone, model="nova-local", cost="0.125")
+    gone.delete()
+    _charge(user, key=None, model="fake-gpt", cost="1")
+    _charge(other_user, key=None, model="other-model", cost="7")
+    response = alice.get(reverse("billing:usage_export"), {"group_by": "key,model"})
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == [
+        "key",
+        "key_source",
+        "model",
+        "requests",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost_usd",
+    ]
+    # The same rows, in the same order, as GET /v1/usage with these parameters (keyless rows
+    # last, by model).
+    assert rows[1:-1] == [
+        [key.prefix, "key", "nova-local", "2", "20", "10", "0.50000000"],
+        ["", "playground", "fake-gpt", "1", "10", "5", "1.00000000"],
+        ["", "deleted_key", "nova-local", "1", "10", "5", "0.12500000"],
+    ]
+    assert rows[-1] == ["total", "", "", "4", "40", "20", "1.62500000"]

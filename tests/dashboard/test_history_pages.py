@@ -4,6 +4,7 @@ deleting a conversation only after a confirmation page."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -71,6 +72,24 @@ def test_the_list_shows_persona_and_model_of_each_conversation(
     assert "Model: <code>fake-gpt</code>" in page
     assert "Model: <code>nova-local</code>" in page
     assert "Not mine" not in page and "Someone Else" not in page and "x-model" not in page
+
+
+def test_the_list_reads_personas_in_the_page_query(
+    alice: Client, user: User, django_assert_num_queries: Any
+) -> None:
+    for i in range(6):
+        persona = make_persona(user, name=f"Persona {i}")
+        Conversation.objects.create(user=user, mode="personal", persona=persona, title=f"P{i}")
+    alice.get(reverse("conversations:list"))  # the session is read once, warm
+    # session, user, the count, the page's rows with their latest message and persona name
+    with django_assert_num_queries(4):
+        page = alice.get(reverse("conversations:list")).content.decode()
+    assert all(f"Persona: <strong>Persona {i}</strong>" in page for i in range(6))
+
+
+def test_the_admin_and_the_list_share_the_modes_labels() -> None:
+    assert Conversation.Mode.AGENTS.label == "Playground · shared persona"
+    assert dict(Conversation.Mode.choices)["api_agents"] == "API · persona"
 
 
 def test_a_deleted_persona_is_named_as_such(alice: Client, user: User) -> None:
