@@ -23,6 +23,9 @@ ALLOWED_TAGS = frozenset(
 )  # fmt: skip
 # No style (CSP forbids inline styles) and no class (a message must not borrow the page's).
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
+# A code block scrolls sideways when a line is long: a scrolling region must take keyboard
+# focus, or keyboard users cannot read the rest of it (WCAG 2.1.1, axe scrollable-region-focusable).
+SET_ATTRIBUTES = {"pre": {"tabindex": "0"}}
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 
 
@@ -44,6 +47,7 @@ def render_markdown(text: str) -> SafeString:
         tags=set(ALLOWED_TAGS),
         clean_content_tags={"script", "style"},
         attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        set_tag_attribute_values={tag: dict(values) for tag, values in SET_ATTRIBUTES.items()},
         url_schemes=set(URL_SCHEMES),
         link_rel="nofollow noopener noreferrer",
         strip_comments=True,
