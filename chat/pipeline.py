@@ -361,6 +361,7 @@ def prepare_chat(
         messages=[*system, *history, *new_messages],
         params=params,
         grounding=grounding,
+        prompt_tokens=prompt_tokens,
     )
     # Last, after every other check (a 402 comes after any 400 and 404): hold the most
     # this request can cost, from its prompt and max_tokens (or max_completion_tokens) or the

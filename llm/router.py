@@ -172,12 +172,16 @@ def _candidates(request: GenerationRequest) -> list[ModelSpec]:
     """The request's model, then its fallbacks that can take this request: the request's own
     model was checked before generation (a 400 there), a fallback is checked here against
     everything it would be sent, and skipped rather than sent something it would refuse or
-    drop (n choices from a model that gives one, tool messages to a model without tools)."""
+    drop (n choices from a model that gives one, tool messages to a model without tools, a
+    prompt that leaves no room for a reply in its context window, the rule the request's own
+    model was held to)."""
     catalog = get_catalog()
     models = [request.model]
     for model_id in request.model.fallbacks:
         fallback = catalog.get(model_id)
         if fallback is None:
+            continue
+        if request.prompt_tokens is not None and request.prompt_tokens >= fallback.context_window:
             continue
         try:
             check_capabilities(fallback, messages=request.messages, params=request.params)

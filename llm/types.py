@@ -99,6 +99,9 @@ class GenerationRequest:
     # Only the fields the caller gave, already validated (PASSTHROUGH_FIELDS).
     params: dict[str, Any]
     grounding: Grounding | None = None
+    # The prompt's tokens as the caller counted them for ``model`` (None: not counted). A
+    # fallback whose context window they fill is skipped (``llm.router``).
+    prompt_tokens: int | None = None
 
 
 @dataclass

@@ -393,3 +393,67 @@ def test_n_choices_with_only_the_embedded_fallback_get_the_primary_failure(
     assert len(capabilities.a.bodies) == 1
     assert UsageRecord.objects.count() == 0
     assert get_balance(funded_user) == Decimal("10")
+
+
+SMALL_FALLBACK = """
+[[models]]
+id = "roomy"
+provider = "openai"
+base_url = "{a}"
+context_window = 32768
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["small", "backup"]
+
+[[models]]
+id = "small"
+provider = "openai"
+base_url = "{b}"
+context_window = 1024
+input_price_per_mtok = "0.10"
+output_price_per_mtok = "0.20"
+read_timeout = 5
+
+[[models]]
+id = "backup"
+provider = "openai"
+base_url = "{c}"
+context_window = 8192
+input_price_per_mtok = "3.00"
+output_price_per_mtok = "15.00"
+read_timeout = 5
+"""
+
+
+@pytest.mark.django_db
+def test_a_fallback_too_small_for_the_prompt_is_skipped(
+    funded_user: User, upstreams: Upstreams, settings: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL_FALLBACK.format(a=upstreams.a.url, b=upstreams.b.url, c=upstreams.c.url))
+    settings.MODELS_FILE = path
+    reset_catalog_cache()
+    upstreams.a.script(status=500)
+    upstreams.b.script(reply="from small")
+    upstreams.c.script(reply="from backup")
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    long_text = "The quick brown fox jumps over the lazy dog. " * 150
+    assert 1024 < count_tokens(long_text) < 8192
+    response = client.post(
+        "/v1/chat/completions",
+        {"model": "roomy", "messages": [{"role": "user", "content": long_text}]},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["model"] == "backup"
+    assert upstreams.b.bodies == []
+    # A short prompt fits the small model, which answers first.
+    response = client.post(
+        "/v1/chat/completions",
+        {"model": "roomy", "messages": [{"role": "user", "content": "hi"}]},
+        format="json",
+    )
+    assert response.json()["model"] == "small"
+    assert response.json()["choices"][0]["message"]["content"] == "from small"

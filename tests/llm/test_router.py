@@ -13,6 +13,7 @@ import textwrap
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from io import StringIO
 from pathlib import Path
 from typing import Any, TypeVar
@@ -600,6 +601,28 @@ retries = 0
 fallbacks = ["local"]
 
 [[models]]
+id = "roomy"
+provider = "openai"
+base_url = "{a}"
+upstream_model = "fake"
+context_window = 32768
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+retries = 0
+fallbacks = ["small", "capable"]
+
+[[models]]
+id = "small"
+provider = "openai"
+base_url = "{b}"
+upstream_model = "fake-b"
+context_window = 4096
+input_price_per_mtok = "1.00"
+output_price_per_mtok = "2.00"
+read_timeout = 5
+
+[[models]]
 id = "local"
 provider = "local"
 context_window = 8192
@@ -688,6 +711,30 @@ def test_a_tool_conversation_skips_the_fallback_without_tools(capabilities):
     assert body["messages"] == TOOL_CONVERSATION
     # A plain conversation goes to the first fallback, which takes it.
     assert complete(request("agentic")).content == "from b"
+
+
+def test_a_prompt_that_fills_a_fallbacks_context_window_skips_it(capabilities):
+    # The request's own model was held to "the prompt leaves room for a reply" (a 400 before
+    # generation); a fallback is held to the same rule with the tokens the caller counted.
+    def roomy(prompt_tokens: int | None) -> GenerationRequest:
+        return replace(request("roomy"), prompt_tokens=prompt_tokens)
+
+    completion = complete(roomy(4096))
+    assert completion.model is not None and completion.model.id == "capable"
+    assert capabilities.b.bodies == []
+    # One token less leaves room for a reply: the first fallback takes it; uncounted too.
+    assert complete(roomy(4095)).content == "from b"
+    assert complete(roomy(None)).content == "from b"
+    assert len(capabilities.b.bodies) == 2
+    opened, events = stream(roomy(8000))
+    assert opened.model.id == "capable"
+    assert text_of(events) == "from c"
+    # A prompt no fallback can hold gets the request's own model's failure.
+    c_calls = len(capabilities.c.bodies)
+    with pytest.raises(UpstreamError) as excinfo:
+        complete(roomy(20_000))
+    assert excinfo.value.status == 502
+    assert len(capabilities.c.bodies) == c_calls
 
 
 # --- connection failures (contract §15: retried on another deployment) ---
