@@ -6,22 +6,17 @@ moderation is never charged (docs/moderation.md, "Requests").
 
 from __future__ import annotations
 
-import logging
-import time
 import uuid
 from typing import Any
 
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiKey, User
+from billing.activity import ActivityTrace, write_trace_now
 from billing.models import ActivityRecord
-from billing.services import record_activity
-from core.errors import answered_error
-from core.requestid import request_id_of
 from core.schema import error_responses
 from moderation.engine import POLICY_VERSION
 from moderation.models import ModerationVerdict
@@ -78,9 +73,6 @@ MODERATIONS_EXAMPLES = [
 ]
 
 
-logger = logging.getLogger(__name__)
-
-
 def _caller(request: Request) -> tuple[User, ApiKey]:
     key = request.auth
     assert isinstance(key, ApiKey)  # the default authentication class sets it
@@ -95,9 +87,7 @@ class _ActivityLogged(APIView):
     endpoint: str = ActivityRecord.Endpoint.MODERATION
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        self.activity: ActivityRecord | None = None
-        self.activity_started = time.monotonic()
-        self.activity_created = timezone.now()
+        self.trace = ActivityTrace.begin(self.endpoint, request._request)
         super().initial(request, *args, **kwargs)
 
     def perform_authentication(self, request: Request) -> None:
@@ -105,44 +95,28 @@ class _ActivityLogged(APIView):
         key = request.auth
         if request.method == "POST" and isinstance(key, ApiKey):
             # Known from here on: a 429 or a 400 after this is recorded; a 401 is not.
-            self.activity = ActivityRecord(
-                created_at=self.activity_created,
-                user_id=key.user_id,
-                api_key=key,
-                endpoint=self.endpoint,
-                status=200,
-                request_id=request_id_of(request._request),
-            )
+            self.trace.identify(user=key.user, api_key=key)
 
     def answered(self, *, model_requested: str | None, model: str, prompt: int, out: int) -> None:
-        if self.activity is not None:
-            self.activity.model_requested = (model_requested or "")[:100]
-            self.activity.model_answered = model
-            self.activity.prompt_tokens = prompt
-            self.activity.completion_tokens = out
+        self.trace.model_requested = (model_requested or "")[:100]
+        self.trace.model_answered = model
+        self.trace.prompt_tokens = prompt
+        self.trace.completion_tokens = out
 
     def handle_exception(self, exc: Exception) -> Response:
-        activity = getattr(self, "activity", None)
-        if activity is not None:
-            error = answered_error(exc)
-            activity.error_type = error.type
-            activity.error_code = error.code or ""
+        trace = getattr(self, "trace", None)
+        if trace is not None:
+            trace.fail(exc)
         return super().handle_exception(exc)
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
     ) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)
-        activity = getattr(self, "activity", None)
-        if activity is not None:
-            self.activity = None
-            activity.status = response.status_code
-            activity.latency_ms = round((time.monotonic() - self.activity_started) * 1000)
-            try:
-                record_activity(activity)
-            except Exception:
-                # The verdict was given; only its line in the activity log is lost.
-                logger.exception("could not write the activity record of a moderation request")
+        trace = getattr(self, "trace", None)
+        if trace is not None:
+            trace.status = response.status_code
+            write_trace_now(trace)
         return response
 
 

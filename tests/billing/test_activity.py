@@ -536,7 +536,7 @@ def test_a_failed_activity_write_does_not_change_the_response(
     def refuse(activity: ActivityRecord) -> None:
         raise RuntimeError("the activity table is gone")
 
-    monkeypatch.setattr("chat.activity.record_activity", refuse)
+    monkeypatch.setattr("billing.activity.record_activity", refuse)
     response = client.post(CHAT, {"model": "no-such-model", "messages": ask()}, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["param"] == "model"
