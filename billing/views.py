@@ -43,6 +43,7 @@ from billing.selectors import (
 )
 from billing.serializers import UsageQuerySerializer
 from conversations.views import page_number
+from core.ids import parse_id
 from llm.catalog import get_catalog
 
 # At or below this balance the home and usage pages say how to get credit.
@@ -364,9 +365,7 @@ def _activity_filter(params: QueryDict) -> ActivityFilter:
     status = params.get("status", "")
     model = params.get("model", "").strip()[:100]
     return ActivityFilter(
-        key=ACTIVITY_PLAYGROUND
-        if key == ACTIVITY_PLAYGROUND
-        else (int(key) if key.isascii() and key.isdigit() and len(key) < 19 else None),
+        key=ACTIVITY_PLAYGROUND if key == ACTIVITY_PLAYGROUND else parse_id(key),
         model=model or None,
         status=status
         if status in (ACTIVITY_OK, ACTIVITY_ERROR)

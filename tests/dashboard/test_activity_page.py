@@ -144,6 +144,10 @@ def test_filters_by_key_model_and_status(alice: Client, user: User) -> None:
     assert ids(key=str(server.pk), status="error") == {upstream.pk}
     # Nonsense is no filter rather than an error.
     assert len(ids(key="abc", status="teapot", page="x")) == 6
+    # Ids are parsed as ids everywhere (core.ids.parse_id): 0, a sign, spaces or a number
+    # past any id name no key, so they filter nothing out; no 500 on a huge one.
+    for nonsense in ("0", f"+{laptop.pk}", f" {laptop.pk}", "9" * 40, "\u0667"):
+        assert len(ids(key=nonsense)) == 6, nonsense
     page = alice.get(URL, {"key": str(laptop.pk), "status": "429"}).content.decode()
     assert f'<option value="{laptop.pk}" selected>' in page
     assert '<option value="429" selected>' in page
