@@ -38,3 +38,19 @@ def test_shipped_artifact_is_small_json():
     assert ARTIFACT_PATH.stat().st_size < 5_000_000
     assert ARTIFACT_PATH.read_bytes()[:1] == b"{"
     assert moderate("hello").scores
+
+
+def test_every_labelled_set_ships_and_reads_with_labels():
+    from moderation.training.train import EVAL_ONLY_SETS, EXTRA_SETS, load_handwritten, load_jsonl
+
+    assert set(EVAL_ONLY_SETS) == {"ailuminate", "chat"}
+    for name, path in {**EXTRA_SETS, **EVAL_ONLY_SETS}.items():
+        rows = load_jsonl(path, name)
+        assert rows, name
+        # Each row says whether it is unsafe, and both kinds are present.
+        assert {row.unsafe for row in rows} == {0, 1}, name
+        # No set trains on another's text: the evaluation-only sets stay unseen.
+        if name in EVAL_ONLY_SETS:
+            trained = {r.text for n, p in EXTRA_SETS.items() for r in load_jsonl(p, n)}
+            trained |= {r.text for r in load_handwritten()}
+            assert not trained & {row.text for row in rows}, name
