@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import pytest
 
@@ -64,15 +64,24 @@ def stream(req: GenerationRequest) -> list[Delta | Finish]:
     return run(collect)
 
 
-def stream_failure(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamFailure]:
-    """The events streamed before the provider raised, and what it raised."""
+E = TypeVar("E", bound=Exception)
+
+
+@overload
+def stream_failure(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamFailure]: ...
+@overload
+def stream_failure(req: GenerationRequest, expected: type[E]) -> tuple[list[Delta | Finish], E]: ...
+def stream_failure(
+    req: GenerationRequest, expected: type[Exception] = UpstreamFailure
+) -> tuple[list[Delta | Finish], Exception]:
+    """The events streamed before the provider raised, and what it raised (``expected``)."""
     events: list[Delta | Finish] = []
 
     async def collect() -> None:
         async for event in get_provider(req.model).stream(req):
             events.append(event)
 
-    with pytest.raises(UpstreamFailure) as raised:
+    with pytest.raises(expected) as raised:
         run(collect)
     return events, raised.value
 

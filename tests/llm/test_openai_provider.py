@@ -30,7 +30,7 @@ from llm.types import (
     Usage,
 )
 from tests.fake_upstream import SECRET_IN_ERROR_BODY, running_fake_upstream
-from tests.llm.helpers import UPSTREAM_KEY, complete, run, spec, stream
+from tests.llm.helpers import UPSTREAM_KEY, complete, run, spec, stream, stream_failure
 
 MESSAGES = [
     {"role": "system", "content": "You are a test persona."},
@@ -50,18 +50,6 @@ EVERY_SAMPLING_FIELD = {
 
 def request(model: ModelSpec, **params: Any) -> GenerationRequest:
     return GenerationRequest(model=model, messages=list(MESSAGES), params=params)
-
-
-def stream_until_error(req: GenerationRequest) -> tuple[list[Delta | Finish], UpstreamError]:
-    events: list[Delta | Finish] = []
-
-    async def collect() -> None:
-        async for event in get_provider(req.model).stream(req):
-            events.append(event)
-
-    with pytest.raises(UpstreamError) as excinfo:
-        run(collect)
-    return events, excinfo.value
 
 
 def content_of(events: list[Delta | Finish]) -> str:
@@ -276,7 +264,7 @@ def test_upstream_500_is_a_502_without_the_body_or_key(upstream, model):
 
 def test_upstream_500_on_a_stream_is_a_502_before_any_delta(upstream, model):
     upstream.script(status=503)
-    events, error = stream_until_error(request(model))
+    events, error = stream_failure(request(model), UpstreamError)
     assert events == []
     assert (error.status, error.message) == (502, "The model provider returned HTTP 503.")
     assert_no_leak(error)
@@ -315,7 +303,7 @@ def test_hang_is_an_upstream_timeout_504(upstream):
 
 def test_stream_hang_before_the_first_byte_is_a_504(upstream):
     upstream.script(hang=3)
-    events, error = stream_until_error(request(spec(upstream.url, read_timeout=0.3)))
+    events, error = stream_failure(request(spec(upstream.url, read_timeout=0.3)), UpstreamError)
     assert events == []
     assert isinstance(error, UpstreamTimeout)
     assert error.status == 504
@@ -323,28 +311,28 @@ def test_stream_hang_before_the_first_byte_is_a_504(upstream):
 
 def test_stream_hang_mid_stream_is_a_504_after_the_earlier_deltas(upstream):
     upstream.script(reply="abcdefgh", stream_chunk_chars=2, hang=3, hang_after_chunks=2)
-    events, error = stream_until_error(request(spec(upstream.url, read_timeout=0.3)))
+    events, error = stream_failure(request(spec(upstream.url, read_timeout=0.3)), UpstreamError)
     assert events == [Delta(content="ab"), Delta(content="cd")]
     assert isinstance(error, UpstreamTimeout)
 
 
 def test_reset_mid_stream_raises_after_the_earlier_deltas(upstream, model):
     upstream.script(reply="abcdefghij", stream_chunk_chars=2, reset_after_chunks=3)
-    events, error = stream_until_error(request(model))
+    events, error = stream_failure(request(model), UpstreamError)
     assert events == [Delta(content="ab"), Delta(content="cd"), Delta(content="ef")]
     assert (error.status, error.message) == (502, "The connection to the model provider failed.")
 
 
 def test_reset_before_any_chunk_is_a_502(upstream, model):
     upstream.script(reset_after_chunks=0)
-    events, error = stream_until_error(request(model))
+    events, error = stream_failure(request(model), UpstreamError)
     assert events == []
     assert error.status == 502
 
 
 def test_garbage_mid_stream_raises_after_the_earlier_deltas(upstream, model):
     upstream.script(reply="abcdefgh", stream_chunk_chars=2, garbage_after_chunks=2)
-    events, error = stream_until_error(request(model))
+    events, error = stream_failure(request(model), UpstreamError)
     assert events == [Delta(content="ab"), Delta(content="cd")]
     assert (error.status, error.message) == (
         502,
@@ -386,7 +374,7 @@ def test_unreachable_upstream_is_a_502():
 def test_unreachable_upstream_on_a_stream_is_a_502():
     with running_fake_upstream() as gone:
         url = gone.url
-    events, error = stream_until_error(request(spec(url)))
+    events, error = stream_failure(request(spec(url)), UpstreamError)
     assert events == []
     assert error.status == 502
 
