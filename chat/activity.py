@@ -22,14 +22,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from billing.activity import CLIENT_CLOSED, RECORDED, ActivityTrace, claim, write_now
-from billing.activity import write_trace_now as write_trace_now
+from billing.activity import RECORDED, ActivityTrace, claim, write_now
 from core.asyncdb import DbExecutor
 
 if TYPE_CHECKING:
     from personas.models import Persona
 
-__all__ = ["CLIENT_CLOSED", "ChatTrace", "write_trace", "write_trace_now"]
+__all__ = ["ChatTrace", "write_trace"]
 
 
 @dataclass

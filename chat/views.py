@@ -35,11 +35,12 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
+from billing.activity import write_trace_now
 from billing.models import ActivityRecord, UsageRecord
 from billing.money import money_string
 from billing.selectors import get_balance
 from billing.views import credits_contact
-from chat.activity import ChatTrace, write_trace_now
+from chat.activity import ChatTrace
 from chat.pipeline import ChatContext, errors_as_events, prepare_chat, stream_chunks
 from chat.serializers import ChatCompletionRequestSerializer
 from conversations.markdown import render_markdown
