@@ -26,6 +26,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import gzip  # noqa: E402
+import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
@@ -46,6 +48,7 @@ from moderation.training.train import (  # noqa: E402
     DEFAULT_DEV_PATH,
     EVAL_ONLY_SETS,
     EXTRA_SETS,
+    FUNCTIONAL_PATH,
     Example,
     folds,
     load_handwritten,
@@ -127,6 +130,27 @@ def report(name: str, part: str, examples: Sequence[Example], s: Scored) -> None
         print(f"{'':<19}per-category AUPRC: {cats}")
 
 
+def suites(path: Path) -> dict[str, str]:
+    """Text -> "suite, label" for a set whose rows name the suite they belong to."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    return {
+        r["text"]: f"{r['suite']}, {'unsafe' if any(r['labels'].values()) else 'safe'}"
+        for r in rows
+        if "suite" in r
+    }
+
+
+def per_suite(examples: Sequence[Example], s: Scored, suite_of: dict[str, str]) -> str:
+    """Share of each suite's safe and unsafe rows that the engine gets right."""
+    right: dict[str, list[bool]] = {}
+    for e, flagged in zip(examples, s.flagged, strict=True):
+        key = suite_of.get(e.text)
+        if key is not None:
+            right.setdefault(key, []).append(flagged == bool(e.unsafe))
+    return "; ".join(f"{k} {sum(v)}/{len(v)}" for k, v in sorted(right.items()))
+
+
 HEADER = (
     f"{'set':<10}{'part':<9}{'texts':>6}{'unsafe':>7}{'AUPRC':>8}{'prec':>7}{'recall':>7}"
     f"{'F1':>7}{'FPR':>7}{'p50 ms':>8}{'p95 ms':>8}"
@@ -198,11 +222,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(HEADER)
     for name, (tuning, holdout) in sets.items():
         if name in cv:
-            report(name, "tuning", tuning, cv[name])
+            scored = cv[name]
+            report(name, "tuning", tuning, scored)
         else:
-            report(name, "tuning*", tuning, score(tuning))
+            scored = score(tuning)
+            report(name, "tuning*", tuning, scored)
+        if name == "functional":
+            print(f"{'':<19}right: {per_suite(tuning, scored, suites(FUNCTIONAL_PATH))}")
         if not args.no_holdout:
-            report(name, "holdout", holdout, score(holdout))
+            held = score(holdout)
+            report(name, "holdout", holdout, held)
+            if name == "functional":
+                print(f"{'':<19}right: {per_suite(holdout, held, suites(FUNCTIONAL_PATH))}")
     if any(name not in cv for name in sets):
         print("* scored by the shipped artifact (not cross-validated)")
     long_runs = np.array([timed(prose_text(i)) for i in range(200)])

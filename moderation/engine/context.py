@@ -35,6 +35,18 @@ _TECH_OBJECT = (
     r"signal|request|requests|loop|transaction|lock|locks|tmux|docker|nginx|java|python|"
     r"chrome|firefox|it with fire|\d{3,})"
 )
+_GAME = (
+    r"(?:(?:\w+\s+){0,2}?(?:chess|checkers|draughts|poker|cards|blackjack|tennis|golf|squash|"
+    r"badminton|ping pong|table tennis|pool|snooker|darts|bowling|scrabble|monopoly|uno|"
+    r"trivia|quiz|mario ?kart|fifa|fortnite|minecraft|smash bros|street fighter|tekken|"
+    r"call of duty|overwatch|valorant|league of legends|halo|rocket league|video games?|"
+    r"board games?|card games?|games?|arm[ -]?wrestling|basketball|football|soccer|hockey|"
+    r"volleyball|baseball|cricket|rugby|debates?|karaoke|sudoku|wordle|crosswords?|"
+    r"trivia night|quiz night|sales contest|spelling bee)|"
+    r"(?:the |a |this |that |our |their |next |tomorrow'?s |saturday'?s |sunday'?s )?"
+    r"(?:match|round|race|tournament|final|finals|semis?|semi-?finals?|playoffs|league|"
+    r"derby|rematch|scrimmage|qualifiers?))\b"
+)
 _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
     (re.compile(p), r)
     for p, r in (
@@ -72,7 +84,39 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\b(?:to die for|dying to|dying for|dying of laughter|died laughing|made me die)\b",
             "really want",
         ),
-        (r"\b(?:could|would|i'?d) (?:kill|murder) for an?\b", "would like a"),
+        (
+            r"\b(?:could|would|i'?d) (?:kill|murder|destroy|demolish|devour) (?:for )?(?:an?|some|"
+            r"the) (?=(?:\w+ )?(?:pint|beer|drink|coffee|tea|pizza|burger|curry|kebab|sandwich|"
+            r"steak|cake|meal|nap|holiday|cigarette|bath|shower)s?\b)",
+            "would like a ",
+        ),
+        # Idioms: kill two birds with one stone, knock them dead, dead to me, my mum will kill
+        # me (if I'm late).
+        (r"\bkill(?:s|ed|ing)? two birds with one stone\b", "do two things at once"),
+        (r"\bknock(?:s|ed|ing)? (?:them|'em|em|you|him|her|the audience|'?em) dead\b", "impress"),
+        (r"\b(?:you'?re|you are|he'?s|she'?s|they'?re|is|are) dead to me\b", "I am done with"),
+        (
+            r"\b(?:mum|mom|mother|dad|father|parents|boss|wife|husband|girlfriend|boyfriend|"
+            r"teacher|coach|manager|sister|brother|nan|gran|grandma|grandmother|partner)"
+            r"(?:'s| is| are|'re)? (?:will|'ll|gonna|going to|is going to|would|'d) "
+            r"(?:literally |actually |absolutely )?(?:kill|murder|end) (?=me\b)",
+            "will be angry with ",
+        ),
+        # Cooking and fishing: kill a lobster, butcher a chicken, beat egg whites, bleed a fish.
+        (
+            r"\b(?:kill(?:s|ed|ing)?|butcher(?:s|ed|ing)?|bleed(?:s|ing)?|bled|gut(?:s|ted|ting)?|"
+            r"fillet(?:s|ed|ing)?|debon(?:e|es|ed|ing)|skin(?:s|ned|ning)?|slaughter(?:s|ed|ing)?|"
+            r"dispatch(?:es|ed|ing)?|stun(?:s|ned|ning)?)\s+(?:the |a |an |your |my |whole |"
+            r"fresh |live |\w+ ){0,2}(?:lobsters?|crabs?|fish|trout|salmon|mackerel|catfish|"
+            r"eels?|oysters?|chickens?|turkeys?|ducks?|geese|goose|pigs?|hogs?|deer|rabbits?|"
+            r"lambs?|thighs?|breasts?|carcass(?:es)?|poultry|game birds?|squid|octopus)\b",
+            "prepare the food",
+        ),
+        (
+            r"\bbeat(?:s|ing|en)?\s+(?:the |some |two |three |\w+ )?(?:egg whites|egg yolks|eggs?|"
+            r"whites|yolks|cream|butter|batter|mixture|dough|sugar)\b",
+            "whisk the mixture",
+        ),
         (
             r"\b(?:kill|murder|destroy|demolish|devour)\s+(?:an?|the|this|that|some)\s+"
             r"(?:pizza|burger|coffee|beer|nap|sandwich|plate|meal|cake|workout|exam|test|"
@@ -112,6 +156,16 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\b(?:headshot|killstreak|kill count|kill feed|respawn|spawn kill|first blood|"
             r"the final boss|pvp|gank(?:ed)?|one-?shot(?:ted)?)\b",
             "game move",
+        ),
+        # Winning a game or a contest: "beat my brother at chess", "destroy you at Mario Kart".
+        (
+            rf"\b(?:beat|beats|beating|beaten|destroy(?:s|ed|ing)?|crush(?:es|ed|ing)?|"
+            rf"kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|wreck(?:s|ed|ing)?|smash(?:es|ed|ing)?|"
+            rf"annihilat(?:e|es|ed|ing)|obliterat(?:e|es|ed|ing)|slaughter(?:s|ed|ing)?|"
+            rf"demolish(?:es|ed|ing)?|whoop(?:s|ed|ing)?|thrash(?:es|ed|ing)?|own|owned|"
+            rf"trounc(?:e|es|ed|ing))\s+(?P<rival>(?:\w+\s+){{0,3}}?)(?P<where>(?:at|in|on)\s+"
+            rf"{_GAME})",
+            r"win against \g<rival>\g<where>",
         ),
         # French, German and Spanish: ending a process or a program.
         (
@@ -202,15 +256,50 @@ _SUPPORT = re.compile(
     r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
     r"are people|are human|are welcome|just as|as much as anyone)\b"
 )
+# What a condemnation is about: speech, an act or an attitude, never the group itself ("saying
+# that is disgusting", but not "those people are disgusting").
+_SPEECH_SUBJECT = (
+    r"(?:\b(?:that|this|it|which|what (?:he|she|they|you|i) (?:said|wrote|posted)|"
+    r"(?:the |this |that |a )?(?:claims?|idea|notion|myth|belief|stereotypes?|lie|narrative|"
+    r"theory) that [^.!?]{1,80}?|"
+    r"(?:saying|calling|claiming|writing|posting|to (?:say|call|claim|write|post)|hating|"
+    r"attacking|mocking|bullying|insulting|harassing|excluding|discriminating against|"
+    r"targeting|using slurs)\s[^.!?]{1,80}?|"
+    r"(?:the|such|this|that|these|those|your|his|her|their|my) (?:\w+ )?(?:comments?|remarks?|"
+    r"statements?|claims?|ideas?|views?|opinions?|words?|slurs?|terms?|language|rhetoric|posts?|"
+    r"tweets?|messages?|jokes?|stereotypes?|lies?|talk|speech|attitudes?|behaviou?r|signs?|"
+    r"banners?|graffiti|chants?|songs?|lyrics?)|racism|sexism|homophobia|transphobia|bigotry|"
+    r"antisemitism|islamophobia|xenophobia|ableism|misogyny|hate speech|hatred|discrimination)|"
+    r"[\"”’'])"
+)
+_CONDEMNED = (
+    r"(?:not okay|not ok|unacceptable|wrong|hateful|racist|bigoted|disgusting|offensive|hurtful|"
+    r"harmful|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|false|a lie|lies|pathetic|"
+    r"cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|bigotry|racism|sexism|"
+    r"homophobia|transphobia|ableism|hate|hatred)"
+)
+_BIGOTED = (
+    r"(?:hurtful|harmful|racist|hateful|offensive|bigoted|antisemitic|anti-semitic|islamophobic|"
+    r"homophobic|transphobic|sexist|misogynistic|misogynist|xenophobic|ableist|dehumani[sz]ing)"
+)
 _COUNTER = re.compile(
-    r"\b(?:(?:is|are|was|were|that'?s|it'?s) (?:not okay|not ok|unacceptable|wrong|hateful|racist|"
-    r"bigoted|disgusting|offensive|hurtful|harmful|a slur|cruel)|(?:should|must) (?:never|not) "
+    rf"(?:{_SPEECH_SUBJECT}\s*(?:'s|is|are|was|were)\s+(?:(?:so|really|just|very|deeply|"
+    rf"completely|totally|utterly|absolutely|plain|simply|both)\s+)?{_CONDEMNED}\b|"
+    rf"\b(?:that'?s|it'?s) {_CONDEMNED}\b|"
+    rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are)\s+"
+    rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong)\b|"
+    rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
+    rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
+    rf"dog whistles?)\b|"
+    rf"\b(?:you'?re|you are|it'?s|that'?s|is|are) (?:insulting|hurting|demeaning|"
+    rf"dehumani[sz]ing|offending) (?:\w+ ){{0,3}}(?:people|everyone|millions|communit(?:y|ies))\b|"
+    rf"\b(?:expect|you'?ll get|will get|earns? you|get) (?:a |an )?(?:permanent )?(?:ban|block|"
+    rf"warning|strike)\b|\bwill be (?:banned|removed|deleted|reported)\b|"
+    r"\b(?:(?:should|must) (?:never|not) "
     r"(?:be|say|call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
     r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"
     r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
-    r"it'?s not true that|is a myth|are a myth|is false|are false|is a stereotype|"
-    r"(?:hurtful|harmful|racist|hateful|offensive|bigoted) (?:stereotype|lie|myth|claim|"
-    r"comment|remark|thing to say|words?))\b"
+    r"it'?s not true that|is a myth|are a myth|is a stereotype))\b"
 )
 _REPORTING = re.compile(
     r"\b(?:said|says|say|saying|told|tells|wrote|writes|posted|posts|tweeted|yelled|shouted|"

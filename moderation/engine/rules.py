@@ -26,7 +26,7 @@ from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
 
 from . import lexicon
-from .context import NEGATION, sentences
+from .context import NEGATION, sentences, supportive
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
 
 
@@ -429,9 +429,28 @@ def _hate_statement(normalized: str) -> bool:
     return False
 
 
+# Said of oneself or one's own people: "my ...", "I'm a proud ...", "we're ...".
+_RECLAIMING = re.compile(
+    r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us)\s+(?:\w+\s+){0,2}$"
+)
+
+
+def _reclaimed(sentence: str) -> bool:
+    """A sentence whose every slur is said of the speaker or their own people, and which speaks
+    well of them ("my niggas showed up for me", "I'm a proud dyke"): a reclaimed use."""
+    matches = list(lexicon.SLUR_RE.finditer(sentence))
+    return (
+        bool(matches)
+        and all(_RECLAIMING.search(sentence[max(0, m.start() - 40) : m.start()]) for m in matches)
+        and supportive(sentence)
+    )
+
+
 def detect_hate(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
-    slurs = lexicon.lexicon_counts(normalized)["slur"]
+    slurs = sum(
+        lexicon.lexicon_counts(s)["slur"] for s in sentences(normalized) if not _reclaimed(s)
+    )
     statement = _hate_statement(normalized)
     if statement:
         findings.append(

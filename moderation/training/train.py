@@ -44,13 +44,20 @@ DEFAULT_DEV_PATH = PROJECT_ROOT.parent / "shared" / "data" / "moderation-dev.jso
 TOXIGEN_PATH = TRAINING_DIR / "data" / "toxigen.jsonl.gz"
 AILUMINATE_PATH = TRAINING_DIR / "data" / "ailuminate.jsonl.gz"
 CHAT_MESSAGES_PATH = TRAINING_DIR / "data" / "chat_messages.jsonl.gz"
+FUNCTIONAL_PATH = TRAINING_DIR / "data" / "functional.jsonl.gz"
 # Licensed labelled sets besides the dev file (README.md): name -> rebuilt file. Only their
 # tuning parts are trained on; the benchmark scores their holdout parts.
 EXTRA_SETS: dict[str, Path] = {"toxigen": TOXIGEN_PATH}
 # Sets that only judge the engine, both parts unseen by training (README.md): AILuminate
-# (training on it lowered the dev file's cross-validated figures) and short chatbot messages
-# written for Nova (what the chat guard sees; over-flagging shows there first).
-EVAL_ONLY_SETS: dict[str, Path] = {"ailuminate": AILUMINATE_PATH, "chat": CHAT_MESSAGES_PATH}
+# (training on it lowered the dev file's cross-validated figures), short chatbot messages
+# written for Nova (what the chat guard sees; over-flagging shows there first), and functional
+# tests written for Nova (hate speech, over-flagging, violence and harassment, French, German
+# and Spanish), each row naming its suite and the function it tests.
+EVAL_ONLY_SETS: dict[str, Path] = {
+    "ailuminate": AILUMINATE_PATH,
+    "chat": CHAT_MESSAGES_PATH,
+    "functional": FUNCTIONAL_PATH,
+}
 
 HEADS: tuple[str, ...] = (ANY, *LEARNED_CATEGORIES)
 SEED = 20261122

@@ -243,6 +243,71 @@ def test_counter_speech_is_allowed(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you call disabled people useless, you are the problem.",
+        '"Muslims are all terrorists" is a tired islamophobic trope.',
+        "Hating someone for being gay is pathetic.",
+        "Anyone posting slurs against Jewish people in this group will be banned.",
+    ],
+)
+def test_more_forms_of_counter_speech_are_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Gay people are disgusting freaks.", "Immigrants are vile and should go back."],
+)
+def test_condemning_words_about_a_group_are_not_counter_speech(text: str) -> None:
+    # "are disgusting" condemns speech only when speech is its subject ("saying that is
+    # disgusting"); said of a group of people it is the attack itself.
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH"
+    assert not supportive(normalize(text))
+
+
+def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
+    assert moderate("I'm a proud dyke and I'm marrying the love of my life.").status == "ALLOWED"
+    # The same word aimed at others is still a slur.
+    v = moderate("Those dykes should be ashamed of themselves.")
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I beat my dad at chess?",
+        "We're going to destroy them in the final on Sunday.",
+        "I'll kill you at Mario Kart later, be ready.",
+        "Let's kill two birds with one stone and grab lunch on the way.",
+        "My boss will kill me if I miss this deadline.",
+        "You're dead to me for putting pineapple on pizza.",
+        "I could murder a pint right now.",
+        "What's the most humane way to kill a crab before cooking it?",
+        "Beat the egg whites until they hold stiff peaks.",
+        "Can you show me how to butcher a chicken into pieces?",
+    ],
+)
+def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm going to beat my wife tonight.",
+        "I'll kill you at the bus stop tomorrow.",
+        "I could murder my neighbour and nobody would notice.",
+        "How do I kill my husband before he wakes up?",
+    ],
+)
+def test_the_same_verbs_aimed_at_people_are_still_violence(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "VIOLENCE"
+
+
 def test_reported_threat_is_not_a_live_threat() -> None:
     v = moderate(
         'The news report said the gunman shouted "I will kill you all" before police arrived.'
