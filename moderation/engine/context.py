@@ -96,11 +96,11 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         (r"\bknock(?:s|ed|ing)? (?:them|'em|em|you|him|her|the audience|'?em) dead\b", "impress"),
         (r"\b(?:you'?re|you are|he'?s|she'?s|they'?re|is|are) dead to me\b", "I am done with"),
         (
-            r"\b(?:mum|mom|mother|dad|father|parents|boss|wife|husband|girlfriend|boyfriend|"
+            r"\b(?P<who>mum|mom|mother|dad|father|parents|boss|wife|husband|girlfriend|boyfriend|"
             r"teacher|coach|manager|sister|brother|nan|gran|grandma|grandmother|partner)"
             r"(?:'s| is| are|'re)? (?:will|'ll|gonna|going to|is going to|would|'d) "
             r"(?:literally |actually |absolutely )?(?:kill|murder|end) (?=me\b)",
-            "will be angry with ",
+            r"\g<who> will be angry with ",
         ),
         # Cooking and fishing: kill a lobster, butcher a chicken, beat egg whites, bleed a fish.
         (
@@ -166,6 +166,13 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             rf"trounc(?:e|es|ed|ing))\s+(?P<rival>(?:\w+\s+){{0,3}}?)(?P<where>(?:at|in|on)\s+"
             rf"{_GAME})",
             r"win against \g<rival>\g<where>",
+        ),
+        (
+            r"\b(?:(?:os|te|les|vous|t'|euch|dich) )?(?:vamos a |voy a |va |vais |werden )?"
+            r"(?:dar(?:os|te|les)? una paliza|machacar|aplastar|golear|ecraser|defoncer|"
+            r"platt ?machen|abschiessen)(?=[^.!?]{0,40}\b(?:partido|final|liga|torneo|juego|"
+            r"campo|match|finale|tournoi|jeu|terrain|spiel|finale|turnier|platz)\b)",
+            "ganar",
         ),
         # French, German and Spanish: ending a process or a program.
         (

@@ -80,6 +80,8 @@ class _Flag:
 # "any category" probability (the threshold applies to longer texts).
 SHORT_TEXT_WORDS = 6
 SHORT_TEXT_BAR = 0.85
+# Share of its own bar the likeliest category head must reach for a learned flag.
+MIN_CATEGORY_RATIO = 0.5
 
 
 def _max_severity(a: str, b: str) -> str:
@@ -224,6 +226,14 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         else any_threshold
     )
     learned_hit = probs[classifier.ANY] >= learned_bar
+    if (
+        learned_hit
+        and max(probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES)
+        < MIN_CATEGORY_RATIO
+    ):
+        # The "any category" head alone, with no category head even halfway to its own bar,
+        # names nothing the text would be unsafe for: not enough to flag it.
+        learned_hit = False
     if learned_hit and any(f.category == "PROFANITY" for f in findings):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
         # words are taken out was raised by them only.

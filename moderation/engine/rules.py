@@ -449,7 +449,9 @@ def _reclaimed(sentence: str) -> bool:
 def detect_hate(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     slurs = sum(
-        lexicon.lexicon_counts(s)["slur"] for s in sentences(normalized) if not _reclaimed(s)
+        lexicon.lexicon_counts(s)["slur"] + len(_FOREIGN_SLUR.findall(s))
+        for s in sentences(normalized)
+        if not _reclaimed(s)
     )
     statement = _hate_statement(normalized)
     if statement:
@@ -992,7 +994,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
     live = None
     for sentence in sentences(normalized):
-        for pattern in (_SELF_HARM_INTENT, _FOREIGN_SELF_HARM):
+        for pattern in (_SELF_HARM_INTENT, _FOREIGN_SELF_HARM, _FOREIGN_ENCOURAGE):
             m = pattern.search(sentence)
             if m and (live is None or not _RECOVERY.search(sentence)):
                 live = (m, sentence)
@@ -1002,6 +1004,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     match, sentence = live
     encourage = bool(
         re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0))
+        or _FOREIGN_ENCOURAGE.search(match.group(0))
     )
     if encourage:
         return [
@@ -1064,8 +1067,36 @@ _PROTECTIVE = re.compile(
 )
 
 
+_FOREIGN_MINOR = (
+    r"(?:enfants?|gamin(?:e)?s?|mineur(?:e)?s?|petites? filles?|petits? garcons?|fillettes?|"
+    r"(?:filles?|garcons?) de (?:[1-9]|1[0-5]) ans|kind(?:er|ern)?|minderjahrig\w*|"
+    r"(?:[1-9]|1[0-5])-?jahrig\w*|madchen|jungen|nin(?:o|a|os|as)|menor(?:es)?|crios|"
+    r"de (?:[1-9]|1[0-5]) anos|de primaria|chavalit(?:o|a|os|as))"
+)
+_FOREIGN_SEXUAL = (
+    r"(?:sexe|sexuel\w*|nue?s?|a poil|porno\w*|erotique\w*|nackt\w*|nacktfotos|sexuell\w*|"
+    r"erotisch\w*|desnud\w*|sexual\w*|erotic\w*|xxx)"
+)
+_FOREIGN_CHILD_EXPLOITATION = re.compile(
+    rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,60}}\b{_FOREIGN_SEXUAL}\b|"
+    rf"\b{_FOREIGN_SEXUAL}\b[^.!?]{{0,60}}\b{_FOREIGN_MINOR}\b"
+)
+_FOREIGN_PROTECTIVE = re.compile(
+    r"\b(?:protection|prevention|prevenir|signaler|plainte|police|gendarmerie|education sexuelle|"
+    r"pediatre|medecin|polizei|anzeige|schutz|aufklarung|sexualkunde|kinderarzt|arzt|"
+    r"proteccion|prevencion|denunciar|denuncia|policia|educacion sexual|pediatra|medico|"
+    r"condamne|verurteilt|condenado|proces|prozess|juicio)\b"
+)
+
+
 def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
+    if (
+        _FOREIGN_CHILD_EXPLOITATION.search(normalized)
+        and not _FOREIGN_PROTECTIVE.search(normalized)
+        and not _PROTECTIVE.search(normalized)
+    ):
+        return [_child_finding("Seeks or describes sexual material involving minors.")]
     if _CHILD_EXPLOITATION.search(normalized) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks or trades sexual material involving minors.")]
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
@@ -1277,7 +1308,30 @@ _FOREIGN_THREAT = re.compile(
     r"quemar|ahorcar|violar|golpear|partir la cara|romper la cara)\b|\bvoy a (?:matarte|"
     r"matarlos|matarlas|matarla|matarlo|apunalarte|reventarte|dispararte|quemarte)\b|"
     r"\bte (?:matare|mato|voy a matar)\b|\b(?:vas|van) a morir\b|\bse donde vives\b|"
-    r"\b(?:estas|eres hombre) muerto\b"
+    r"\b(?:estas|eres hombre) muerto\b|"
+    # Any of the three: "I ... you" with a verb of harm, "you will bleed", a bullet in the head,
+    # "we know when your daughter leaves school".
+    r"\b(?:je|j'|on|nous)\s*(?:\w+\s+){0,3}?(?:te|t'|vous)\s*(?:casse\w*|defonc\w+|tue\w*|"
+    r"bute\w*|crev\w+|egorg\w+|brul\w+|massacr\w+|eclat\w+|explos\w+|fum\w+|saign\w+|"
+    r"tabass\w+|cogn\w+|etrangl\w+|poignard\w+)\b|"
+    r"\b(?:tu vas|vous allez|tu va)\s+(?:\w+\s+){0,2}?(?:saigner|crever|mourir|souffrir|"
+    r"le regretter|finir (?:a l'hopital|aux urgences|dans un sac|sous terre))\b|"
+    r"\bballe dans (?:la|ta) tete\b|"
+    r"\b(?:toi et ta famille|ta famille et toi|vous etes)\b[^.!?]{0,20}\bmorts?\b|"
+    r"\b(?:ich|wir)\s+(?:\w+\s+){0,3}?(?:dich|euch)\s+(?:\w+\s+){0,3}?(?:um|tot|kaputt|"
+    r"krankenhausreif)\b|\bdu (?:bist|bis) so gut wie tot\b|"
+    r"\b(?:wachst|landest|endest|liegst) (?:du )?(?:\w+ )?(?:im krankenhaus|im sarg|im rollstuhl|"
+    r"auf der intensiv\w*|unter der erde)\b|\b(?:du wirst|ihr werdet)\s+(?:\w+\s+){0,2}?"
+    r"(?:bluten|sterben|leiden|krepieren)\b|"
+    r"\b(?:te|os)\s+(?:voy|vamos|van)\s+a\s+(?:\w+\s+)?(?:reventar|partir|romper|quemar|apunalar|"
+    r"pegar|dar una paliza|destrozar|rajar|matar)\b|\bno vas a volver (?:\w+ ){0,3}entero\b|"
+    r"\b(?:te|os) (?:rajo|reviento|parto la cara|pego un tiro)\b|\bvas a (?:sangrar|sufrir|"
+    r"acabar en el hospital|terminar en el hospital)\b|"
+    r"\b(?:je sais|on sait|nous savons|ich weiss|wir wissen|se|sabemos)\b[^.!?]{0,50}\b(?:ta fille|"
+    r"ton fils|tes enfants|ta femme|deine kinder|deine tochter|deinen sohn|dein sohn|deine frau|"
+    r"tu hija|tu hijo|tus hijos|tu mujer)\b|"
+    r"\b(?:ta fille|ton fils|tes enfants|deine kinder|deine tochter|dein sohn|tu hija|tu hijo|"
+    r"tus hijos)\b[^.!?]{0,80}\b(?:schade|dommage|lastima|pena)\b"
 )
 _FOREIGN_SELF_HARM = re.compile(
     r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
@@ -1288,21 +1342,51 @@ _FOREIGN_SELF_HARM = re.compile(
     r"leben\b|\bich bringe mich um\b|"
     r"\b(?:quiero|voy a|pienso|necesito) (?:suicidarme|morir(?:me)?|matarme|quitarme la vida|"
     r"cortarme|ahorcarme|acabar con (?:todo|mi vida))\b|\bme quiero (?:morir|matar|suicidar)\b|"
-    r"\bno quiero (?:seguir )?vivir\b"
+    r"\bno quiero (?:seguir )?vivir\b|"
+    r"\b(?:je vais|demain je|ce soir je|je veux)\s+(?:\w+\s+){0,2}?(?:me tailler les veines|"
+    r"me pendre|me jeter|sauter d|tout avaler|tout prendre|prendre tout|me foutre en l'air)|"
+    r"\bme tailler les veines\b|\bje prends tout\b[^.!?]{0,30}\badieu\b|"
+    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
+    r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
+    r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
+    r"aufhangen|erhangen|vor den zug werfen)\b|\blass den motor laufen\b|"
+    r"\bme (?:voy|vas) a (?:colgar|ahorcar|tirar|matar|cortar las venas|pegar un tiro)\b|"
+    r"\bme pego un tiro\b|\bme las tomo todas\b|\bme tomo todas las pastillas\b|"
+    r"\bcortarme las venas\b|\bquitarme la vida\b"
+)
+# Telling someone to kill or hurt themselves.
+_FOREIGN_ENCOURAGE = re.compile(
+    r"\b(?:tue-toi|tue toi|suicide-toi|suicide toi|va te pendre|pends-toi|pends toi|"
+    r"saute d'un pont|jette-toi|jette toi|tu devrais (?:te tuer|te suicider|crever|mourir)|"
+    r"avale toutes tes (?:pilules|cachets)|va crever|"
+    r"bring dich (?:doch )?um|tote dich|hang dich (?:doch )?auf|spring (?:doch )?(?:von|vor|aus)\b|"
+    r"(?:schneid|schneide) dir (?:doch )?die pulsadern|pulsadern aufschneiden|"
+    r"matate|suicidate|ahorcate|cuelgate|tirate (?:de|por|a)\b|tomate todas las pastillas|"
+    r"deberias (?:matarte|suicidarte|morirte))"
 )
 _FOREIGN_GROUP = (
     r"(?:les |des |die |alle |los |las |todos los |todas las )?(?:juifs|musulmans|arabes|noirs|"
     r"immigres|migrants|refugies|etrangers|homosexuels|gays|lesbiennes|trans|femmes|roms|"
     r"juden|muslime|araber|schwarzen?|auslander|migranten|fluchtlinge|schwulen?|lesben|"
     r"frauen|zigeuner|judios|musulmanes|negros|inmigrantes|migrantes|refugiados|extranjeros|"
-    r"homosexuales|mujeres|gitanos)"
+    r"homosexuales|mujeres|gitanos|handicapes|homos|pedes|gouines|tapettes|bougnoules|negres|"
+    r"youpins|bicots|behinderte\w*|schwule|kanaken|neger|schwuchteln|moslems|sudacas|maricones|"
+    r"moros|discapacitados|judios|panchitos|negratas|bolleras|mariquitas)"
+)
+_FOREIGN_SLUR = re.compile(
+    r"\b(?:bougnoules?|negres?|youpins?|bicots?|tapettes?|gouines?|tarlouzes?|kanaken?|"
+    r"schwuchteln?|kameltreiber|sudacas?|maricon(?:es)?|negratas?|bolleras?|panchitos?)\b"
 )
 _FOREIGN_DEHUMAN = (
     r"(?:animaux|rats|parasites|vermine|cafards|sous-hommes|sous hommes|dechets|ordures|"
     r"singes|sauvages|une maladie|un cancer|tiere|ratten|parasiten|ungeziefer|kakerlaken|"
     r"untermenschen|abschaum|dreck|affen|eine krankheit|ein krebsgeschwur|animales|ratas|"
     r"parasitos|alimanas|cucarachas|basura|escoria|monos|salvajes|infrahumanos|una plaga|"
-    r"una enfermedad)"
+    r"una enfermedad|pas des humains|keine menschen|no son personas|no son humanos|"
+    r"malades mentaux|pervers|terroristes|inferieurs|primitifs|des boulets|krank|minderwertig|"
+    r"unnutze esser|primitiv\w*|terroristen|enfermos|perversos|inferiores|primitivos|"
+    r"terroristas|asquerosos|plaga|moins intelligents|weniger intelligent|menos inteligentes|"
+    r"como (?:monos|animales|ratas)|wie (?:affen|tiere|ratten)|comme des (?:singes|animaux|rats))"
 )
 _FOREIGN_HATE = re.compile(
     rf"\b{_FOREIGN_GROUP}\s+(?:sont|sind|son)\s+(?:tous\s+|toutes\s+|alle\s+|nur\s+|todos\s+|"
@@ -1313,7 +1397,22 @@ _FOREIGN_HATE = re.compile(
     rf"deportar|quemar)\s+(?:a\s+)?{_FOREIGN_GROUP}\b|"
     rf"\b{_FOREIGN_GROUP}\s+(?:\w+\s+){{0,2}}?(?:toten|vergasen|ausrotten|exterminer|"
     rf"exterminar)\b|\bje (?:deteste|hais) (?:les|tous les) {_FOREIGN_GROUP}\b|"
-    rf"\bich hasse (?:alle )?{_FOREIGN_GROUP}\b|\bodio a (?:los|las|todos los) {_FOREIGN_GROUP}\b"
+    rf"\bich hasse (?:alle )?{_FOREIGN_GROUP}\b|\bodio a (?:los|las|todos los) {_FOREIGN_GROUP}\b|"
+    rf"\b{_FOREIGN_GROUP}\b[^.!?]{{0,30}}\b(?:sont|sind|son|c'est|c est|ce sont|seraient|waren|"
+    rf"eran)\b\s+(?:\w+\s+){{0,3}}?{_FOREIGN_DEHUMAN}\b|"
+    rf"\b{_FOREIGN_GROUP}\b[^.!?]{{0,60}}\b(?:raclee|tabasser|casser du|a coups de|au four|"
+    rf"aufklatschen|verprugel\w*|an die wand stellen|ins gas|vergasen|mit benzin|anzunden|"
+    rf"paliza|a palos|exterminar\w*|cazar|quemar\w*|hundir\w*|couler|versenken|deporter|"
+    rf"exterminer|gazer|abschieben|ausrotten)\b|"
+    rf"\b(?:raclee|tabasser|aufklatschen|verprugel\w*|cazar|paliza|exterminar\w*|exterminer)\b"
+    rf"[^.!?]{{0,30}}\b{_FOREIGN_GROUP}\b|"
+    rf"\b(?:mettre le feu|bruler|incendier|anzunden|abfackeln|quemar|incendiar)\b[^.!?]{{0,30}}"
+    rf"\b(?:mosquees?|synagogues?|moscheen?|synagogen?|mezquitas?|sinagogas?|foyers de migrants|"
+    rf"fluchtlingsheime?|asylheime?)\b|"
+    rf"\b(?:couler|versenken|hundir\w*)\b[^.!?]{{0,30}}\b(?:bateaux|boote|pateras|cayucos)\b|"
+    rf"\b(?:bateaux|boote|pateras|cayucos)\b[^.!?]{{0,40}}\b(?:couler|versenken|hundir\w*)\b|"
+    rf"\b(?:les )?femmes\b[^.!?]{{0,20}}\bbonnes (?:qu'?)?a\b|\bfrauen gehoren (?:an den herd|"
+    rf"in die kuche)\b|\b(?:las )?mujeres\b[^.!?]{{0,20}}\b(?:a la cocina|solo sirven para)\b"
 )
 _FOREIGN_INSULT = re.compile(
     r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)(?: ein| eine| so ein)?|"
@@ -1323,5 +1422,9 @@ _FOREIGN_INSULT = re.compile(
     r"idiota|estupido|estupida|mierda|zorra|perra)\b|"
     r"\b(?:ta gueule|ferme ta gueule|nique ta mere|fils de pute|va te faire foutre|"
     r"fick dich|verpiss dich|halt die fresse|hurensohn|vete a la mierda|hijo de puta|"
-    r"chinga tu madre|que te jodan|callate la boca)\b"
+    r"chinga tu madre|que te jodan|callate la boca)\b|"
+    r"\b(?:t'es|tu es|toi|espece de|sale|du bist|du|dich|eres|sois|tu|pedazo de|vaya)\b"
+    r"[^.!?]{0,30}\b(?:grosse vache|vache|dechets?|pathetique|minable|rate|bouffon(?:ne)?|thon|"
+    r"laideron|pouffiasse|versager|missgeburt|abschaum|kuh|hassliche|fette sau|lappen|spast|"
+    r"pringad[oa]|asquerosa?|cerda|rata|puta barata|guarra|subnormal|mierda|gorda asquerosa)\b"
 )
