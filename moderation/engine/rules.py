@@ -1069,7 +1069,7 @@ _PROTECTIVE = re.compile(
 
 _FOREIGN_MINOR = (
     r"(?:enfants?|gamin(?:e)?s?|mineur(?:e)?s?|petites? filles?|petits? garcons?|fillettes?|"
-    r"(?:filles?|garcons?) de (?:[1-9]|1[0-5]) ans|kind(?:er|ern)?|minderjahrig\w*|"
+    r"(?:filles?|garcons?) de (?:[1-9]|1[0-5]) ans|kinder|kindern|kleinkind\w*|minderjahrig\w*|"
     r"(?:[1-9]|1[0-5])-?jahrig\w*|madchen|jungen|nin(?:o|a|os|as)|menor(?:es)?|crios|"
     r"de (?:[1-9]|1[0-5]) anos|de primaria|chavalit(?:o|a|os|as))"
 )
