@@ -13,8 +13,10 @@ weights live in a JSON artifact (float32 arrays, base64), so inference needs onl
 head's raw logit is then calibrated (Platt scaling fitted on out-of-fold predictions of the
 tuning data), so `predict()` returns calibrated probabilities.
 
-The semantic tier (`encoder.py`: all-MiniLM-L6-v2, a 6-layer transformer run with numpy) adds a
-second logistic-regression head per category over the text's contextual sentence embedding.
+The semantic tier adds a second logistic-regression head per category over two sentence
+embeddings side by side: all-MiniLM-L6-v2 (`encoder.py`, a 6-layer transformer, English) and
+Universal Sentence Encoder multilingual v3 (`multilingual.py`, whose space is shared by 16
+languages, so heads trained on English read French, German and Spanish too).
 The two tiers' logits are combined per head by a two-input logistic regression fitted on
 out-of-fold logits of the tuning data (stacking, which is also the calibration). The encoder
 costs tens of milliseconds on a long text, so it runs only when the n-gram tier's "any
@@ -38,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import embedding, encoder
+from . import embedding, encoder, multilingual
 from .lexicon import LEXICON_FEATURES, lexicon_counts
 
 ARTIFACT_PATH = Path(__file__).resolve().parent / "artifacts" / "classifier.json"
@@ -58,6 +60,9 @@ _WORD = re.compile(r"[a-z][a-z0-9']*|\d+")
 _CHAR_TOKEN = re.compile(r"\S+")
 CHAR_MIN, CHAR_MAX = 2, 5
 MAX_CHARS = 20_000  # longer texts are classified on their head and tail
+# The semantic tier's input: both encoders' embeddings, side by side.
+SEMANTIC_NAME = f"{encoder.NAME}+{multilingual.NAME}"
+SEMANTIC_DIM = encoder.DIM + multilingual.DIM
 
 
 def word_ngrams(text: str) -> Counter[str]:
@@ -96,6 +101,12 @@ def lexicon_vector(text: str) -> list[float]:
 
 
 LEXICON_DIM = 2 * len(LEXICON_FEATURES)
+
+
+def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
+    """The semantic tier's input for a normalised text: both encoders' embeddings."""
+    clipped = clip(normalized)
+    return np.concatenate([encoder.encode(clipped), multilingual.encode(clipped)])
 
 
 def clip(text: str) -> str:
@@ -195,8 +206,9 @@ class Model:
     def encoder_logits(self, normalized: str) -> npt.NDArray[np.float32]:
         """Raw logit per head of the semantic tier (requires an encoder-trained model)."""
         assert self.encoder_weights is not None and self.encoder_intercepts is not None
-        vector = encoder.encode(clip(normalized))
-        out: npt.NDArray[np.float32] = vector @ self.encoder_weights + self.encoder_intercepts
+        out: npt.NDArray[np.float32] = (
+            semantic_vector(normalized) @ self.encoder_weights + self.encoder_intercepts
+        )
         return out
 
     def logits(self, normalized: str) -> npt.NDArray[np.float32]:
@@ -258,7 +270,7 @@ class Model:
             "char_idf": encode_array(f.chars.idf),
             "intercepts": encode_array(self.intercepts),
             "weights": encode_array(self.weights),
-            "encoder": encoder.NAME if self.has_encoder else None,
+            "encoder": SEMANTIC_NAME if self.has_encoder else None,
             "encoder_weights": (
                 None if self.encoder_weights is None else encode_array(self.encoder_weights)
             ),
@@ -288,7 +300,7 @@ class Model:
         )
         heads = tuple(data["heads"])
         weights = decode_array(data["weights"]).reshape(featurizer.dim, len(heads))
-        if data.get("encoder") not in (None, encoder.NAME):
+        if data.get("encoder") not in (None, SEMANTIC_NAME):
             raise ValueError("artifact was trained with another encoder; retrain it")
         enc_w = data.get("encoder_weights")
         enc_b = data.get("encoder_intercepts")
@@ -301,7 +313,7 @@ class Model:
             meta=dict(data.get("meta", {})),
             calibration={k: (float(a), float(b)) for k, (a, b) in data["calibration"].items()},
             encoder_weights=(
-                None if enc_w is None else decode_array(enc_w).reshape(encoder.DIM, len(heads))
+                None if enc_w is None else decode_array(enc_w).reshape(SEMANTIC_DIM, len(heads))
             ),
             encoder_intercepts=None if enc_b is None else decode_array(enc_b),
             stack={

@@ -79,7 +79,7 @@ class _Flag:
 # Below this many words, a flag from the classifier alone needs at least this calibrated
 # "any category" probability (the threshold applies to longer texts).
 SHORT_TEXT_WORDS = 6
-SHORT_TEXT_BAR = 0.85
+SHORT_TEXT_BAR = 0.9
 # Share of its own bar the likeliest category head must reach for a learned flag.
 MIN_CATEGORY_RATIO = 0.5
 

@@ -23,15 +23,16 @@ import numpy as np
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
-from moderation.engine import encoder
 from moderation.engine.classifier import (
     ANY,
     LEARNED_CATEGORIES,
+    SEMANTIC_DIM,
     Featurizer,
     Model,
     Vocabulary,
     char_ngrams,
     clip,
+    semantic_vector,
     word_ngrams,
 )
 from moderation.engine.normalize import normalize
@@ -237,10 +238,10 @@ _ENCODED: dict[str, np.ndarray] = {}
 
 
 def encoded(normalized: str) -> np.ndarray:
-    """The encoder's embedding of a normalised text, computed once per process (training)."""
+    """The semantic tier's input for a normalised text, computed once per process (training)."""
     vector = _ENCODED.get(normalized)
     if vector is None:
-        vector = _ENCODED[normalized] = encoder.encode(clip(normalized))
+        vector = _ENCODED[normalized] = semantic_vector(normalized)
     return vector
 
 
@@ -248,7 +249,7 @@ def _fit_encoder_heads(
     rows: Sequence[Example], texts: Sequence[str], params: Params
 ) -> tuple[np.ndarray, np.ndarray]:
     matrix = np.stack([encoded(t) for t in texts]).astype(np.float64)
-    weights = np.zeros((encoder.DIM, len(HEADS)), dtype=np.float32)
+    weights = np.zeros((SEMANTIC_DIM, len(HEADS)), dtype=np.float32)
     intercepts = np.full(len(HEADS), -6.0, dtype=np.float32)
     for h, head in enumerate(HEADS):
         keep = [

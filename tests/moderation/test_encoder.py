@@ -7,8 +7,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from moderation.engine import encoder
-from moderation.engine.classifier import ANY, LEARNED_CATEGORIES, get_model
+from moderation.engine import encoder, multilingual
+from moderation.engine.classifier import (
+    ANY,
+    LEARNED_CATEGORIES,
+    SEMANTIC_DIM,
+    get_model,
+    semantic_vector,
+)
 
 
 def cos(a: str, b: str) -> float:
@@ -121,3 +127,66 @@ def test_artifact_round_trips_the_semantic_tier(tmp_path):
     text = "I will find you and make you pay"
     for head, p in model.predict(text).items():
         assert again.predict(text)[head] == pytest.approx(p, abs=1e-4)
+
+
+# --- The multilingual encoder (Universal Sentence Encoder multilingual v3) -----------------
+
+
+def test_multilingual_embeddings_are_unit_length_and_deterministic():
+    a = multilingual.encode("Je vais te tuer ce soir.")
+    assert a.shape == (multilingual.DIM,) and a.dtype == np.float32
+    assert np.linalg.norm(a) == pytest.approx(1.0, abs=1e-4)
+    assert np.array_equal(a, multilingual.encode("Je vais te tuer ce soir."))
+    assert multilingual.encode("").shape == (multilingual.DIM,)
+
+
+@pytest.mark.parametrize(
+    ("english", "translations", "unrelated"),
+    [
+        (
+            "I am going to kill you tonight.",
+            [
+                "Je vais te tuer ce soir.",
+                "Ich werde dich heute Nacht töten.",
+                "Te voy a matar esta noche.",
+            ],
+            "The museum opens at nine on Sundays.",
+        ),
+        (
+            "Refugees are rats and should be drowned.",
+            [
+                "Les réfugiés sont des rats, il faut les noyer.",
+                "Flüchtlinge sind Ratten und sollten ertrinken.",
+                "Los refugiados son ratas y hay que ahogarlos.",
+            ],
+            "Refugees opened a bakery on our street.",
+        ),
+    ],
+)
+def test_a_sentence_and_its_translations_lie_close_together(english, translations, unrelated):
+    # What lets heads trained on English read French, German and Spanish.
+    e = multilingual.encode(english)
+    far = float(e @ multilingual.encode(unrelated))
+    for t in translations:
+        assert float(e @ multilingual.encode(t)) > far + 0.2, t
+
+
+def test_only_the_first_characters_are_encoded():
+    head = "Have a lovely day at the beach with your family. " * 40
+    assert np.array_equal(
+        multilingual.encode(head), multilingual.encode(head + "I will kill you." * 100)
+    )
+
+
+def test_the_semantic_tier_reads_both_encoders_side_by_side():
+    text = "you are a worthless idiot and everyone hates you"
+    vector = semantic_vector(text)
+    assert vector.shape == (SEMANTIC_DIM,) == (encoder.DIM + multilingual.DIM,)
+    assert np.array_equal(vector[: encoder.DIM], encoder.encode(text))
+    assert np.array_equal(vector[encoder.DIM :], multilingual.encode(text))
+    model = get_model()
+    assert model.encoder_weights is not None
+    assert model.encoder_weights.shape == (SEMANTIC_DIM, len(model.heads))
+    # Both halves carry weight in every head.
+    for half in (model.encoder_weights[: encoder.DIM], model.encoder_weights[encoder.DIM :]):
+        assert np.abs(half).sum(axis=0).min() > 0

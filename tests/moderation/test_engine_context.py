@@ -371,17 +371,29 @@ def test_the_same_verbs_aimed_at_people_are_still_violence(text: str) -> None:
 def test_a_learned_flag_needs_a_category_halfway_to_its_bar(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from moderation.engine import pipeline
+    import dataclasses
 
-    text = "I could murder a pint right now."
+    from moderation.engine import classifier, pipeline
+
+    # A text the learned tier alone flags (no rule fires on it).
+    text = "People like you make me sick to my stomach."
     model = get_model()
     probs = model.predict(benign_senses(normalize(text)))
-    ratios = [probs[c] / model.thresholds[c] for c in LEARNED]
-    # The "any category" head alone crosses its bar; no category head is halfway to its own.
-    assert probs[ANY] >= model.thresholds[ANY] and max(ratios) < pipeline.MIN_CATEGORY_RATIO
-    assert moderate(text).status == "ALLOWED"
-    monkeypatch.setattr(pipeline, "MIN_CATEGORY_RATIO", 0.0)
+    assert probs[ANY] >= model.thresholds[ANY]
+    assert all(probs[c] < 0.49 for c in LEARNED)
     assert moderate(text).status == "DISALLOWED"
+    # Every category's bar raised out of reach, the "any category" bar unchanged: the "any"
+    # head alone names nothing the text would be unsafe for.
+    raised = dataclasses.replace(
+        model, thresholds={**model.thresholds, **dict.fromkeys(LEARNED, 0.99)}
+    )
+    classifier.use_model(raised)
+    try:
+        assert moderate(text).status == "ALLOWED"
+        monkeypatch.setattr(pipeline, "MIN_CATEGORY_RATIO", 0.0)
+        assert moderate(text).status == "DISALLOWED"
+    finally:
+        classifier.use_model(None)
 
 
 def test_reported_threat_is_not_a_live_threat() -> None:

@@ -95,7 +95,8 @@ def test_clear_verdict_without_policies_skips_the_judge(
 
 
 def test_borderline_verdict_goes_to_the_judge(api_client: APIClient, judge: FakeUpstream) -> None:
-    assert moderate("die").uncertainty_flag is True
+    # A short death wish: the engine flags VIOLENCE but is unsure (a few words say little).
+    assert moderate("go die").uncertainty_flag is True
     judge.script(
         reply=answer(
             status="DISALLOWED",
@@ -106,7 +107,7 @@ def test_borderline_verdict_goes_to_the_judge(api_client: APIClient, judge: Fake
             reason="A death wish aimed at someone.",
         )
     )
-    body = post_moderation(api_client, content="die")
+    body = post_moderation(api_client, content="go die")
     assert len(judge.bodies) == 1
     # The judge settled the engine's doubt: same category, confident.
     assert body["category"] == "VIOLENCE"
@@ -340,7 +341,7 @@ def test_failed_judge_keeps_an_existing_ambiguity_reason(
     api_client: APIClient, judge: FakeUpstream
 ) -> None:
     judge.script(status=503)
-    body = post_moderation(api_client, content="die")
+    body = post_moderation(api_client, content="go die")
     assert body["uncertainty_flag"] is True
     assert body["ambiguity_reason"] == "MIXED_SIGNALS"
 
