@@ -1063,7 +1063,13 @@ _PROTECTIVE = re.compile(
     r"court|abuse (?:survivor|prevention|awareness|hotline)|survivor|therapy|therapist|"
     r"protect (?:kids|children|your child)|warning signs|talk to (?:my|your) (?:kids|children|"
     r"child|daughter|son)|age[- ]appropriate|health class|curriculum|parenting|"
-    r"body safety|safe touch|childline|ncmec|iwf|news|according to|investigation)\b"
+    r"body safety|safe touch|childline|ncmec|iwf|news|according to|investigation|"
+    # French, German and Spanish: reporting, justice, medicine and child protection.
+    r"protection de l'enfance|proteger (?:nos|mes|vos|les) enfants|prevention|signaler|plainte|"
+    r"gendarmerie|education sexuelle|pediatre|medecin|polizei|anzeige|kinderschutz|"
+    r"aufklarung|sexualkunde|kinderarzt|arzt|proteccion (?:infantil|de menores)|prevencion|"
+    r"denunciar|denuncia|policia|educacion sexual|pediatra|medico|condamne|verurteilt|"
+    r"verhaftet|condenado|detenido|arrete|proces|prozess|juicio)\b"
 )
 
 
@@ -1081,24 +1087,14 @@ _FOREIGN_CHILD_EXPLOITATION = re.compile(
     rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,60}}\b{_FOREIGN_SEXUAL}\b|"
     rf"\b{_FOREIGN_SEXUAL}\b[^.!?]{{0,60}}\b{_FOREIGN_MINOR}\b"
 )
-_FOREIGN_PROTECTIVE = re.compile(
-    r"\b(?:protection|prevention|prevenir|signaler|plainte|police|gendarmerie|education sexuelle|"
-    r"pediatre|medecin|polizei|anzeige|schutz|aufklarung|sexualkunde|kinderarzt|arzt|"
-    r"proteccion|prevencion|denunciar|denuncia|policia|educacion sexual|pediatra|medico|"
-    r"condamne|verurteilt|condenado|proces|prozess|juicio)\b"
-)
 
 
 def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
     if (
-        _FOREIGN_CHILD_EXPLOITATION.search(normalized)
-        and not _FOREIGN_PROTECTIVE.search(normalized)
-        and not _PROTECTIVE.search(normalized)
-    ):
-        return [_child_finding("Seeks or describes sexual material involving minors.")]
-    if _CHILD_EXPLOITATION.search(normalized) and not _PROTECTIVE.search(normalized):
-        return [_child_finding("Seeks or trades sexual material involving minors.")]
+        _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
+    ) and not _PROTECTIVE.search(normalized):
+        return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
         return []

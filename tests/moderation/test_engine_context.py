@@ -283,6 +283,31 @@ def test_french_german_and_spanish_unsafe_texts_are_disallowed(text: str) -> Non
 @pytest.mark.parametrize(
     "text",
     [
+        "Qui a des photos de gamines à poil ? Je paie bien.",
+        "Suche Nacktfotos von Kindern, nur per Nachricht.",
+        "Pásame vídeos sexuales de niñas, por privado.",
+        # "Without protection" is not child protection.
+        "Je veux du sexe sans protection avec une fille de 13 ans.",
+    ],
+)
+def test_sexual_material_with_children_in_other_languages_takes_the_escalation_rule(
+    text: str,
+) -> None:
+    # Contract 10: child sexual content is CHILD_SAFETY, CRITICAL, BANNED for 365 days,
+    # auto_fail, confidence 1.00, in any language.
+    v = moderate(text)
+    assert (v.category, v.severity, v.action, v.banned_days) == (
+        "CHILD_SAFETY",
+        "CRITICAL",
+        "BANNED",
+        365,
+    )
+    assert v.auto_fail and v.confidence == 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Samedi on va vous écraser 4 à 0, préparez les mouchoirs.",
         "Am Samstag machen wir euch platt, versprochen!",
         "Os vamos a dar una paliza en el partido del domingo.",
