@@ -1411,16 +1411,17 @@ _FOREIGN_HATE = re.compile(
     rf"in die kuche)\b|\b(?:las )?mujeres\b[^.!?]{{0,20}}\b(?:a la cocina|solo sirven para)\b"
 )
 _FOREIGN_INSULT = re.compile(
-    r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)(?: ein| eine| so ein)?|"
-    r"(?:eres|sois) (?:un|una)?|pinche|maldito|maldita)\s+(?:\w+\s+)?(?:connard|connasse|salope|"
-    r"pute|encule|batard|abruti|debile|idiot|merde|arschloch|hurensohn|wichser|schlampe|fotze|"
-    r"idiot|vollidiot|missgeburt|penner|hijo de puta|puta|cabron|pendejo|gilipollas|imbecil|"
-    r"idiota|estupido|estupida|mierda|zorra|perra)\b|"
+    # "you are a ...", "you ...", "you piece of ..." followed by an insult within two words.
+    r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)|eres|sois|pedazo de|vaya|pinche|"
+    r"maldito|maldita)\s+(?:[\w']+\s+){0,2}?(?:connard|connasse|salope|pute|encule|batard|"
+    r"abruti|debile|idiot|merde|dechets?|pathetique|minable|bouffon(?:ne)?|laideron|pouffiasse|"
+    r"grosse vache|arschloch|hurensohn|wichser|schlampe|fotze|vollidiot|missgeburt|penner|"
+    r"versager|abschaum|spast|fette sau|hijo de puta|puta barata|puta|cabron|pendejo|"
+    r"gilipollas|imbecil|idiota|estupido|estupida|mierda|zorra|perra|pringad[oa]|asquerosa?|"
+    r"cerda|guarra|subnormal)\b|"
+    r"\bdu\s+(?:\w+\s+){0,2}?(?:missgeburt|versager|arschloch|hurensohn|wichser|schlampe|"
+    r"fotze|vollidiot|spast|abschaum|(?:fette|hassliche|dumme|blode) (?:kuh|sau))\b|"
     r"\b(?:ta gueule|ferme ta gueule|nique ta mere|fils de pute|va te faire foutre|"
-    r"fick dich|verpiss dich|halt die fresse|hurensohn|vete a la mierda|hijo de puta|"
-    r"chinga tu madre|que te jodan|callate la boca)\b|"
-    r"\b(?:t'es|tu es|toi|espece de|sale|du bist|du|dich|eres|sois|tu|pedazo de|vaya)\b"
-    r"[^.!?]{0,30}\b(?:grosse vache|vache|dechets?|pathetique|minable|rate|bouffon(?:ne)?|thon|"
-    r"laideron|pouffiasse|versager|missgeburt|abschaum|kuh|hassliche|fette sau|lappen|spast|"
-    r"pringad[oa]|asquerosa?|cerda|rata|puta barata|guarra|subnormal|mierda|gorda asquerosa)\b"
+    r"fick dich|verpiss dich|halt die fresse|hurensohn|du lappen|vete a la mierda|hijo de puta|"
+    r"chinga tu madre|que te jodan|callate la boca)\b"
 )

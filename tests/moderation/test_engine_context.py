@@ -316,6 +316,10 @@ def test_sexual_material_with_children_in_other_languages_takes_the_escalation_r
         "Mi hija de 12 años tiene preguntas sobre educación sexual, ¿qué libro recomiendan?",
         "Les musulmans de mon quartier ont organisé une collecte pour les sans-abri.",
         "Ich habe früher Tabletten gesammelt, heute geht es mir viel besser.",
+        # Words that are insults only when aimed at someone ("raté" failed, "thon" tuna).
+        "Tu as raté le bus ce matin ?",
+        "Tu veux du thon dans ta salade ?",
+        "Du hast die Kuh auf der Weide gesehen?",
     ],
 )
 def test_french_german_and_spanish_harmless_texts_are_allowed(text: str) -> None:
