@@ -266,7 +266,7 @@ _SUPPORT = re.compile(
 # What a condemnation is about: speech, an act or an attitude, never the group itself ("saying
 # that is disgusting", but not "those people are disgusting").
 _SPEECH_SUBJECT = (
-    r"(?:\b(?:that|this|it|which|what (?:he|she|they|you|i) (?:said|wrote|posted)|"
+    r"(?:\b(?:that|this|it|what (?:he|she|they|you|i) (?:said|wrote|posted)|"
     r"(?:the |this |that |a )?(?:claims?|idea|notion|myth|belief|stereotypes?|lie|narrative|"
     r"theory) that [^.!?]{1,80}?|"
     r"(?:saying|calling|claiming|writing|posting|to (?:say|call|claim|write|post)|hating|"
@@ -300,8 +300,11 @@ _COUNTER = re.compile(
     rf"dog whistles?)\b|"
     rf"\b(?:you'?re|you are|it'?s|that'?s|is|are) (?:insulting|hurting|demeaning|"
     rf"dehumani[sz]ing|offending) (?:\w+ ){{0,3}}(?:people|everyone|millions|communit(?:y|ies))\b|"
-    rf"\b(?:expect|you'?ll get|will get|earns? you|get) (?:a |an )?(?:permanent )?(?:ban|block|"
-    rf"warning|strike)\b|\bwill be (?:banned|removed|deleted|reported)\b|"
+    # A rule against hateful posts: "anyone posting slurs here will be banned".
+    rf"\b(?:anyone|whoever|users?|people|you)\b[^.!?]{{0,40}}\b(?:post(?:s|ing)?|us(?:e|es|ing)|"
+    rf"say(?:s|ing)?|writ(?:e|es|ing)|shar(?:e|es|ing))\b[^.!?]{{0,60}}\b(?:will be (?:banned|"
+    rf"removed|deleted|reported)|(?:expect|get|gets|earns?) (?:a |an )?(?:permanent )?(?:ban|"
+    rf"block|warning|strike))\b|"
     r"\b(?:(?:should|must) (?:never|not) "
     r"(?:be|say|call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
     r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"

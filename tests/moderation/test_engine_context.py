@@ -347,7 +347,13 @@ def test_more_forms_of_counter_speech_are_allowed(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Gay people are disgusting freaks.", "Immigrants are vile and should go back."],
+    [
+        "Gay people are disgusting freaks.",
+        "Immigrants are vile and should go back.",
+        # Words of counter-speech with the group, not speech, as their subject.
+        "Muslims will be removed from this country, every last one of them.",
+        "Gays, which are disgusting, should stay away from our kids.",
+    ],
 )
 def test_condemning_words_about_a_group_are_not_counter_speech(text: str) -> None:
     # "are disgusting" condemns speech only when speech is its subject ("saying that is
