@@ -237,6 +237,10 @@ def test_negation_is_allowed(text: str) -> None:
     [
         'Calling refugees "vermin" is hateful and it has to stop.',
         "It is wrong to say that women are inferior.",
+        "If you call disabled people useless, you are the problem.",
+        '"Muslims are all terrorists" is a tired islamophobic trope.',
+        "Hating someone for being gay is pathetic.",
+        "Anyone posting slurs against Jewish people in this group will be banned.",
     ],
 )
 def test_counter_speech_is_allowed(text: str) -> None:
@@ -330,19 +334,6 @@ def test_english_words_spelt_like_foreign_ones_do_not_trigger_the_foreign_patter
     # "kind" is German for child; in English it is not a minor.
     v = moderate("That kind of sexual joke is not funny at work, and HR agreed with me.")
     assert v.category != "CHILD_SAFETY" and "MINOR_SEXUAL" not in v.detected_signals
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "If you call disabled people useless, you are the problem.",
-        '"Muslims are all terrorists" is a tired islamophobic trope.',
-        "Hating someone for being gay is pathetic.",
-        "Anyone posting slurs against Jewish people in this group will be banned.",
-    ],
-)
-def test_more_forms_of_counter_speech_are_allowed(text: str) -> None:
-    assert moderate(text).status == "ALLOWED"
 
 
 @pytest.mark.parametrize(
