@@ -226,11 +226,10 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         else any_threshold
     )
     learned_hit = probs[classifier.ANY] >= learned_bar
-    if (
-        learned_hit
-        and max(probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES)
-        < MIN_CATEGORY_RATIO
-    ):
+    # Each category head's probability as a share of its own bar.
+    ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
+    top = max(ratios, key=lambda c: (ratios[c], c))
+    if ratios[top] < MIN_CATEGORY_RATIO:
         # The "any category" head alone, with no category head even halfway to its own bar,
         # names nothing the text would be unsafe for: not enough to flag it.
         learned_hit = False
@@ -242,8 +241,6 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             learned_hit = False
     minors = bool(lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized))
     if learned_hit:
-        ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
-        top = max(ratios, key=lambda c: (ratios[c], c))
         for category in classifier.LEARNED_CATEGORIES:
             if category != top and ratios[category] < 1.0:
                 continue
