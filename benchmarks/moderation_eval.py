@@ -151,6 +151,13 @@ def per_suite(examples: Sequence[Example], s: Scored, suite_of: dict[str, str]) 
     return "; ".join(f"{k} {sum(v)}/{len(v)}" for k, v in sorted(right.items()))
 
 
+def report_suites(examples: Sequence[Example], s: Scored, suite_of: dict[str, str]) -> None:
+    """The per-suite line, for a set whose rows belong to suites (the functional tests)."""
+    line = per_suite(examples, s, suite_of)
+    if line:
+        print(f"{'':<19}right: {line}")
+
+
 HEADER = (
     f"{'set':<10}{'part':<9}{'texts':>6}{'unsafe':>7}{'AUPRC':>8}{'prec':>7}{'recall':>7}"
     f"{'F1':>7}{'FPR':>7}{'p50 ms':>8}{'p95 ms':>8}"
@@ -219,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Tuning: {args.folds}-fold cross-validation ({time.perf_counter() - started:.0f}s); "
         "holdout: the shipped artifact, never trained or tuned on it.\n"
     )
+    suite_of = suites(FUNCTIONAL_PATH) if FUNCTIONAL_PATH.exists() else {}
     print(HEADER)
     for name, (tuning, holdout) in sets.items():
         if name in cv:
@@ -227,13 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             scored = score(tuning)
             report(name, "tuning*", tuning, scored)
-        if name == "functional":
-            print(f"{'':<19}right: {per_suite(tuning, scored, suites(FUNCTIONAL_PATH))}")
+        report_suites(tuning, scored, suite_of)
         if not args.no_holdout:
             held = score(holdout)
             report(name, "holdout", holdout, held)
-            if name == "functional":
-                print(f"{'':<19}right: {per_suite(holdout, held, suites(FUNCTIONAL_PATH))}")
+            report_suites(holdout, held, suite_of)
     if any(name not in cv for name in sets):
         print("* scored by the shipped artifact (not cross-validated)")
     long_runs = np.array([timed(prose_text(i)) for i in range(200)])
