@@ -364,18 +364,17 @@ def prepare_chat(
         prompt_tokens=prompt_tokens,
     )
     # Last, after every other check (a 402 comes after any 400 and 404): hold the most
-    # this request can cost, from its prompt and max_tokens (or max_completion_tokens) or the
-    # rest of the context window, for each of its n choices.
-    max_completion = model.context_window - prompt_tokens
-    limit = data.get("max_tokens", data.get("max_completion_tokens"))
-    if limit is not None:
-        max_completion = min(max_completion, limit)
+    # this request can cost.
     hold = place_hold(
         user=user,
         api_key=api_key,
         model_id=model.id,
         persona=persona,
-        amount=usage_cost(model, prompt_tokens, max_completion * data.get("n", 1)),
+        amount=most_it_can_cost(
+            generation,
+            limit=data.get("max_tokens", data.get("max_completion_tokens")),
+            choices=data.get("n", 1),
+        ),
     )
     return ChatContext(
         user=user,
@@ -455,6 +454,21 @@ def _prompt_tokens(
 
 
 # --- 3. Generate ---
+
+
+def most_it_can_cost(generation: GenerationRequest, *, limit: int | None, choices: int) -> Decimal:
+    """The hold for a generation: its prompt and max_tokens (or max_completion_tokens), or the
+    rest of the context window, for each of its ``choices``, at the prices of the dearest model
+    that may answer it (the requested one or a fallback the router would try), so that the
+    charge never exceeds the hold whichever model answers."""
+    prompt_tokens = generation.prompt_tokens or 0
+    costs = []
+    for model in router.candidates(generation):
+        completion = max(model.context_window - prompt_tokens, 0)
+        if limit is not None:
+            completion = min(completion, limit)
+        costs.append(usage_cost(model, prompt_tokens, completion * choices))
+    return max(costs)
 
 
 async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:

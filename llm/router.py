@@ -148,7 +148,7 @@ async def _route(
         return result, model, index, model
 
     last: UpstreamFailure | None = None
-    for candidate in _candidates(request):
+    for candidate in candidates(request):
         sub = request if candidate is model else replace(request, model=candidate)
         try:
             result, index = await _on_model(sub, attempt)
@@ -168,7 +168,7 @@ async def _route(
     raise last.client_error() from None
 
 
-def _candidates(request: GenerationRequest) -> list[ModelSpec]:
+def candidates(request: GenerationRequest) -> list[ModelSpec]:
     """The request's model, then its fallbacks that can take this request: the request's own
     model was checked before generation (a 400 there), a fallback is checked here against
     everything it would be sent, and skipped rather than sent something it would refuse or

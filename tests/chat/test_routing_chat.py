@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from billing.models import LedgerEntry, UsageRecord
+from billing.models import Hold, LedgerEntry, UsageRecord
 from billing.money import usage_cost
 from billing.selectors import get_balance
 from billing.services import top_up
@@ -457,3 +457,65 @@ def test_a_fallback_too_small_for_the_prompt_is_skipped(
     )
     assert response.json()["model"] == "small"
     assert response.json()["choices"][0]["message"]["content"] == "from small"
+
+
+@pytest.mark.django_db
+def test_the_hold_covers_a_dearer_fallback(funded_user: User, upstreams: Upstreams) -> None:
+    # The fallback costs 3 to 7.5 times the requested model; it answers with every token
+    # max_tokens allows, and the hold placed before generation covers that charge.
+    upstreams.a.script(status=500)
+    upstreams.b.script(status=503)
+    upstreams.c.script(reply="from the fallback", usage=(1, 10))
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    response = chat(client, stream=True, max_tokens=10)
+    assert response.status_code == 200
+    hold = Hold.objects.get(user=funded_user)
+    assert hold.model_id == "pool"
+    catalog = get_catalog()
+    prompt = count_tokens("hi")
+    assert hold.amount >= usage_cost(catalog["backup"], prompt, 10)
+    assert hold.amount > usage_cost(catalog["pool"], 20, 10)
+    events = sse_events(streamed_body(response))
+    assert events[-1] == "[DONE]"
+    record = UsageRecord.objects.get()
+    assert record.model_id == "backup"
+    assert record.cost <= hold.amount
+    assert not Hold.objects.filter(user=funded_user).exists()
+
+
+@pytest.mark.django_db
+def test_the_hold_leaves_out_a_fallback_the_router_would_skip(
+    funded_user: User, upstreams: Upstreams, settings: Any, tmp_path: Path
+) -> None:
+    # Here "backup" has a 1,024-token window: the prompt fills it, so the router skips it.
+    path = tmp_path / "small.toml"
+    path.write_text(
+        CATALOG.replace(
+            'context_window = 8192\ninput_price_per_mtok = "3.00"',
+            'context_window = 1024\ninput_price_per_mtok = "3.00"',
+        ).format(a=upstreams.a.url, b=upstreams.b.url, c=upstreams.c.url, weight_a=10_000)
+    )
+    settings.MODELS_FILE = path
+    reset_catalog_cache()
+    upstreams.a.script(reply="from pool", usage=(2000, 10), stream_chunk_chars=4)
+    client = client_for(ApiKeyFactory.create(user=funded_user))
+    long_text = "The quick brown fox jumps over the lazy dog. " * 150
+    prompt_floor = count_tokens(long_text)
+    assert 1024 < prompt_floor < 8192
+    response = client.post(
+        "/v1/chat/completions",
+        {
+            "model": "pool",
+            "messages": [{"role": "user", "content": long_text}],
+            "max_tokens": 10,
+            "stream": True,
+        },
+        format="json",
+    )
+    assert response.status_code == 200
+    hold = Hold.objects.get(user=funded_user)
+    catalog = get_catalog()
+    # At the requested model's prices: the fallback could not have answered.
+    assert hold.amount < usage_cost(catalog["backup"], prompt_floor, 10)
+    assert hold.amount >= usage_cost(catalog["pool"], prompt_floor, 10)
+    streamed_body(response)
