@@ -107,6 +107,36 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"lambs?|thighs?|breasts?|carcass(?:es)?|poultry|game birds?|squid|octopus)\b",
             "prepare the food",
         ),
+        # Knife work on food and materials: cut the bread, slice the onions, stab the potatoes
+        # with a fork, carve the turkey, cut the rope.
+        (
+            r"\b(?:cut(?:s|ting)?|slic(?:e|es|ed|ing)|chop(?:s|ped|ping)?|dic(?:e|es|ed|ing)|"
+            r"minc(?:e|es|ed|ing)|carv(?:e|es|ed|ing)|stab(?:s|bed|bing)?|pierc(?:e|es|ed|ing)|"
+            r"crush(?:es|ed|ing)?|smash(?:es|ed|ing)?|mash(?:es|ed|ing)?|grat(?:e|es|ed|ing)|"
+            r"peel(?:s|ed|ing)?|scor(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|quarter(?:s|ed|ing)?|"
+            r"trim(?:s|med|ming)?|hack(?:s|ed|ing)? at|saw(?:s|ed|ing)?)\s+(?:up |open |into )?"
+            r"(?:the |a |an |some |your |my |our |this |that |two |three |four |\w+ ){0,3}?"
+            r"(?:bread|loaf|loaves|baguette|rolls?|cake|pie|tart|pizza|sandwich(?:es)?|onions?|"
+            r"shallots?|garlic|cloves?|ginger|herbs|parsley|basil|tomato(?:es)?|potato(?:es)?|"
+            r"carrots?|celery|peppers?|chillies|chilis?|cucumbers?|courgettes?|zucchinis?|"
+            r"aubergines?|eggplants?|mushrooms?|cabbage|lettuce|leeks?|beans|vegetables?|veg|"
+            r"veggies|fruit|apples?|pears?|oranges?|lemons?|limes?|bananas?|melons?|"
+            r"watermelons?|pineapples?|mangoes|mangos?|avocados?|strawberries|berries|grapes|"
+            r"nuts|almonds|meat|steak|beef|pork|ham|bacon|sausages?|chicken|turkey|lamb|fish|"
+            r"salmon|tuna|tofu|cheese|butter|dough|pastry|pumpkins?|squash|cardboard|paper|"
+            r"fabric|cloth|rope|string|twine|wire|cable|tape|ribbon|wood|plank|branch(?:es)?|"
+            r"logs?|grass|hedge|lawn|hair|fringe|nails|coupons?|boxes|box|the box|tyres?|tires?|"
+            r"wrapping|packaging|plastic|pipe|tiles?)\b",
+            "prepare it",
+        ),
+        (
+            r"\b(?:pass|hand|give|grab|get|fetch)\s+(?:me |us )?(?:the |a |that |your )?"
+            r"(?:bread |kitchen |chef'?s |paring |butter |steak |carving |bread-)?(?:knife|"
+            r"knives|cleaver|scissors)\b(?=[^.!?]{0,60}\b(?:bread|cake|cheese|onions?|"
+            r"vegetables?|veg|meat|fruit|tomato(?:es)?|dinner|lunch|breakfast|cooking|cook|"
+            r"chopping|slice|cut|prepare it)\b)",
+            "pass me the utensil",
+        ),
         (
             r"\bbeat(?:s|ing|en)?\s+(?:the |some |two |three |\w+ )?(?:egg whites|egg yolks|eggs?|"
             r"whites|yolks|cream|butter|batter|mixture|dough|sugar)\b",

@@ -374,6 +374,9 @@ def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
         "What's the most humane way to kill a crab before cooking it?",
         "Beat the egg whites until they hold stiff peaks.",
         "Can you show me how to butcher a chicken into pieces?",
+        "Pass me the knife so I can cut the bread.",
+        "Grab the kitchen knife and dice the carrots.",
+        "Stab the potatoes with a fork before baking.",
     ],
 )
 def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
@@ -387,6 +390,8 @@ def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
         "I'll kill you at the bus stop tomorrow.",
         "I could murder my neighbour and nobody would notice.",
         "How do I kill my husband before he wakes up?",
+        "Pass me the knife so I can stab him.",
+        "Grab the kitchen knife and cut his throat.",
     ],
 )
 def test_the_same_verbs_aimed_at_people_are_still_violence(text: str) -> None:
