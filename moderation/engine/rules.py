@@ -977,6 +977,20 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
 )
+_NO_WAKING = (
+    r"(?:\b(?:i|me|myself)\b[^.!?]{0,40}?(?:(?:not|never) wake up|(?:wouldn'?t|won'?t|don'?t|"
+    r"will not|would not) (?:survive|wake up))(?! (?:in time|early|on time|before|until|till|"
+    r"for|at|when|by))|\b(?:be|is) (?:lethal|fatal|deadly) for me)"
+)
+_MEANS = (
+    r"(?:pills?|tablets?|paracetamol|acetaminophen|ibuprofen|tylenol|aspirin|insulin|"
+    r"antidepressants?|sleeping pills|dose|overdose|bridge|building|roof|cliff|rope|noose)"
+)
+# Asking for the means with the intent in the same sentence: "how many pills so I don't wake
+# up", "which bridge is high enough that I wouldn't survive".
+_SELF_HARM_MEANS = re.compile(
+    rf"\b{_MEANS}\b[^.!?]{{0,80}}?{_NO_WAKING}|{_NO_WAKING}[^.!?]{{0,80}}?\b{_MEANS}\b"
+)
 RECOVERY = _RECOVERY = re.compile(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
     r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
@@ -991,7 +1005,12 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
     live = None
     for sentence in sentences(normalized):
-        for pattern in (_SELF_HARM_INTENT, _FOREIGN_SELF_HARM, _FOREIGN_ENCOURAGE):
+        for pattern in (
+            _SELF_HARM_INTENT,
+            _SELF_HARM_MEANS,
+            _FOREIGN_SELF_HARM,
+            _FOREIGN_ENCOURAGE,
+        ):
             m = pattern.search(sentence)
             if m and (live is None or not _RECOVERY.search(sentence)):
                 live = (m, sentence)
@@ -1086,12 +1105,51 @@ _FOREIGN_CHILD_EXPLOITATION = re.compile(
 )
 
 
+_MINOR_REF = (
+    r"(?:(?:an?|the|my|this|that|one of the|her|his|their|our|\w+'?s)\s+)?(?:(?:[5-9]|1[0-7])"
+    r" ?(?:yo|y/o|year[- ]olds?)|kids?|child|children|minors?|little (?:girl|boy)s?|young "
+    r"(?:girl|boy)s?|teens?|teenagers?|underage \w+|boys|girls|(?:girl|boy)s? (?:from|in|on) "
+    r"(?:my|the|his|her) (?:class|school|team|street))"
+)
+# Grooming: getting a child to send pictures or keep secrets, or alone, away from the adults
+# who would notice.
+_GROOMING = re.compile(
+    rf"\b(?:get|convince|persuade|talk|trick|pressure|make|groom)\s+{_MINOR_REF}\s+"
+    rf"(?:\w+\s+){{0,2}}?(?:to |into )?(?:send(?:ing)? (?:me |us )?(?:\w+ )?(?:pics|pictures|"
+    rf"photos|nudes|selfies|videos)|undress|take off (?:her|his|their) \w+|sit on (?:my|his) "
+    rf"lap|touch (?:me|my|him|his)|keep (?:it|this|our \w+|a secret|secrets))\b"
+    rf"|\bgroom(?:ing)? (?:a |the )?(?:child|kid|minor|girl|boy|teen)"
+)
+# Contact with a child hidden from the adults around it (all three in one sentence).
+_MINOR = re.compile(rf"\b{_MINOR_REF}\b")
+_CHILD_CONTACT = re.compile(
+    r"\b(?:meet|meeting|alone|secret|games?|pictures|photos|come over|message|dm|in (?:my|the) "
+    r"car)\b"
+)
+_HIDDEN_FROM_ADULTS = re.compile(
+    r"\b(?:without (?:her|his|their|the|any|other)?\s*(?:\w+ )?(?:parents?|mum|mom|dad|mother|"
+    r"father|family|adults?|teachers?) (?:\w+ )?(?:knowing|finding out|noticing|suspecting|"
+    r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell)\b"
+)
+
+
+def _grooming(normalized: str) -> bool:
+    if _GROOMING.search(normalized):
+        return True
+    return any(
+        _MINOR.search(s) and _CHILD_CONTACT.search(s) and _HIDDEN_FROM_ADULTS.search(s)
+        for s in sentences(normalized)
+    )
+
+
 def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
     if (
         _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
+    if _grooming(normalized) and not _PROTECTIVE.search(normalized):
+        return [_child_finding("Seeks to get a child to send pictures, keep secrets or be alone.")]
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
         return []
@@ -1203,28 +1261,89 @@ def meaning_rules(normalized: str, sexual_score: float) -> list[Finding]:
 # --- Requests for harmful help ------------------------------------------------------------
 
 _ASK = (
-    r"(?:how (?:do|can|could|would|should|might) (?:i|we|you|one|someone)|how to|how i can|"
-    r"what'?s the (?:best|easiest|quickest|fastest|safest) way to|(?:best|easiest|quickest|"
-    r"fastest) ways? to|ways to|teach me (?:how )?to|show me how to|help me|tips (?:for|on) "
-    r"how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
+    r"(?:how (?:do|can|could|would|should|might|will) (?:i|we|you|one|someone)|how to|how i can|"
+    r"how (?:much|many) (?:\w+ ){0,3}?(?:would|does|do|will|should|is|are) (?:it take|i need|we "
+    r"need|you need|one need|i have|i use|needed|enough)(?: to take)?(?: to)?|"
+    r"what'?s the (?:best|easiest|quickest|fastest|safest|simplest|surest|most effective) way "
+    r"to|(?:best|easiest|quickest|fastest|simplest) ways? to|ways to|"
+    r"(?:what|which) (?:\w+ ){0,2}?(?:can|could|should|would|do) (?:i|we) (?:use|buy|get|give "
+    r"\w+|put|mix) to|is there (?:a|any) way to|any (?:tips|ideas|advice) (?:for|on)"
+    r"(?: how to)?|give me (?:a |some )?(?:way|ways|ideas|tips|steps|a plan|instructions) to|"
+    r"teach me (?:how )?to|(?:show|tell) me how to|help me|tips (?:for|on) how to|steps to|"
+    r"guide (?:to|for)|instructions (?:to|for)|explain how to|"
     r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
 )
+_RELATION = (
+    r"(?:wife|husband|girlfriend|boyfriend|gf|bf|ex|ex-?wife|ex-?husband|ex-?girlfriend|"
+    r"ex-?boyfriend|fiancee?|partner|spouse|boss|manager|neighbou?rs?|teacher|classmate|"
+    r"co-?worker|colleague|roommate|flatmate|housemate|tenant|landlord|landlady|father|mother|"
+    r"dad|mom|mum|step-?(?:dad|mom|mum|father|mother|son|daughter|brother|sister)|brother|"
+    r"sister|son|daughter|baby|uncle|aunt|cousin|nephew|niece|grandma|grandpa|grandmother|"
+    r"grandfather|grandparents|parents|in-?laws|(?:mother|father)-in-law|friend|bully|rival|"
+    r"enemy|student|pupil|patient|employee|employer|crush|date|kids?|child|children)"
+)
 _VICTIM = (
-    r"(?:someone|somebody|a person|people|a human|a man|a woman|a kid|a child|children|kids|"
-    r"my (?:\w+ )?(?:wife|husband|girlfriend|boyfriend|ex|boss|neighbou?r|teacher|classmate|"
-    r"coworker|roommate|father|mother|dad|mom|brother|sister|son|daughter|baby|partner|"
-    r"friend|landlord)|him|her|them|an? (?:old|elderly) (?:man|woman|person)|"
-    r"(?:a|the) (?:police officer|cop|guard|politician|president|witness))"
+    r"(?:someone|somebody|anyone|a person|people|a human|kids|children|him|her|them|"
+    r"(?:an?|the|this|that) (?:\w+ )?(?:man|woman|person|guy|girl|boy|kid|child|baby|toddler|"
+    r"teen|teenager|stranger|lady|dude|cop|police officer|guard|politician|witness|president)|"
+    rf"(?:my|his|her|their|our|your|a) (?:\w+'?s? )?{_RELATION}|"
+    r"(?:my|his|her|their|our|your|a|the) (?:\w+'?s? )?(?:dog|cat|puppy|kitten|pet|horse)|"
+    r"(?:an? )?(?:old|elderly) (?:man|woman|person|people))"
+)
+_HURT = (
+    r"(?:hurt|injure|harm|poison|kill|murder|stab|strangle|choke|suffocate|smother|drown|drug|"
+    r"sedate|kidnap|abduct|beat up|beat|torture|maim|disable|cripple|paraly[sz]e|blind|attack|"
+    r"assault|punch|hit|slap|kick|shoot|run over|push|electrocute|starve|mutilate|dismember|"
+    r"behead|lynch|rape|molest|sexually assault|break (?:the|a) (?:neck|arm|leg) of|get rid of|"
+    r"make (?:\w+ )?disappear|burn|set fire to)"
+)
+# Harassment and control: bullying, intimidating, stalking and spying on someone.
+_HARASS = (
+    r"(?:bully|harass|humiliate|intimidate|threaten|terrori[sz]e|scare|frighten|dox|doxx|"
+    r"gaslight|manipulate|isolate|blackmail|extort|stalk|spy on|cyberbully|shame|"
+    r"get back at|ruin the life of|ruin)"
 )
 _HARMFUL_HOWTO = re.compile(
-    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:hurt|injure|harm|poison|kill|murder|stab|strangle|"
-    rf"choke|suffocate|drown|drug|sedate|kidnap|abduct|beat up|beat|torture|maim|disable|"
-    rf"attack|assault|punch|break (?:the|a) (?:neck|arm|leg) of|get rid of|make (?:\w+ )?"
-    rf"disappear|stalk|blackmail|burn)\s+{_VICTIM}\b"
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:knock|beat|rough|bump|finish|snuff)\s+{_VICTIM}\s+"
+    rf"(?:out|up|off)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
     rf"killing|a body|the body|assault|rape)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:(?:make|build|get|buy)\s+(?:an? )?(?:untraceable "
     rf"|ghost |homemade )?(?:gun|firearm|poison|nerve agent|ricin|sarin|anthrax|toxin))\b"
+    # A request whose stated purpose is to hurt someone: "what chemicals make a toxic gas to
+    # hurt people", "which pills can I use to knock him out".
+    rf"|\b(?:{_ASK}|(?:what|which|where) (?:\w+ ){{0,3}}?(?:can|could|should|would|do|does|"
+    rf"will|is|are|make|makes))\b(?:(?!\b(?:want|wants|wanted|tempted|urge|desire|motive|"
+    rf"why)\b)[^.!?]){{0,80}}?\b(?:to|so (?:that )?(?:i|we) can|in order to|(?:that|which) "
+    rf"(?:will|would|could|can|might))\s+(?:\w+\s+)?"
+    rf"{_HURT}\s+{_VICTIM}\b"
+    # Secretly drugging someone, or getting them too drunk to refuse.
+    rf"|\b(?:slip|put|drop|sneak|mix|add|spike)\s+(?:\w+\s+){{0,2}}?(?:drugs?|pills?|roofies?|"
+    rf"rohypnol|ghb|sedatives?|sleeping pills|tranquili[sz]ers?|xanax|ketamine|benzos?|"
+    rf"laxatives?|bleach|poison|antifreeze|something)\s+(?:\w+\s+){{0,2}}?(?:in|into)\s+"
+    rf"(?:her|his|their|someone'?s|somebody'?s|a (?:girl|guy|woman|man)'?s|my (?:\w+'?s? )?"
+    rf"{_RELATION}'?s?)\s+(?:drinks?|glass|cup|coffee|beer|wine|tea|food)\b"
+    rf"|\bspike (?:her|his|their|someone'?s|somebody'?s|a (?:girl|guy|woman|man)'?s) drinks?\b"
+    rf"|\bget (?:a girl|a guy|a woman|her|him|someone|somebody|my date|them) (?:so |really )?"
+    rf"(?:drunk|high|wasted|intoxicated) (?:enough )?(?:that|so|to)\b[^.!?]{{0,30}}\b(?:won'?t|"
+    rf"can'?t|couldn'?t|wouldn'?t|doesn'?t|will not|not) (?:say no|resist|remember|fight|"
+    rf"refuse|stop)"
+)
+_HARASS_HOWTO = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HARASS}\s+{_VICTIM}\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:\w+\s+)?(?:afraid|scared|terrified|"
+    rf"fear me|obey|submit|suffer|miserable|feel worthless|feel useless|feel stupid|hate "
+    rf"(?:himself|herself|themselves)|kill (?:himself|herself|themselves)|hurt (?:himself|"
+    rf"herself|themselves))\b"
+    # Covert surveillance of a person: "track my girlfriend's phone without her knowing".
+    rf"|\b(?:track|spy on|monitor|read|record|film|follow|watch|photograph|hack|access|"
+    rf"bug|locate|find)\s+(?:\w+\s+){{0,2}}?(?:{_VICTIM}|(?:her|his|their|my \w+'?s?) (?:phone|"
+    rf"messages|texts|emails?|location|car|room|shower|bathroom))\b[^.!?]{{0,50}}?"
+    rf"\bwithout (?:her|him|them|his|their|my \w+|the person|anyone) (?:\w+ )?(?:knowing|"
+    rf"noticing|finding out|consent|permission|realizing|realising)\b"
+    rf"|\bsecretly (?:record|film|track|watch|follow|photograph|spy on|read)\s+(?:\w+\s+){{0,2}}?"
+    rf"{_VICTIM}"
 )
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
@@ -1262,6 +1381,16 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
                     "HIGH",
                     0.9,
                     "Asks for help to hurt someone.",
+                )
+            )
+        elif _HARASS_HOWTO.search(sentence):
+            findings.append(
+                Finding(
+                    "HARASSMENT",
+                    ("HARASSMENT", "HARMFUL_INSTRUCTIONS"),
+                    "HIGH",
+                    0.9,
+                    "Asks for help to harass, intimidate or spy on someone.",
                 )
             )
         if _FRAUD_HOWTO.search(sentence):
