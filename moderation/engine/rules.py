@@ -484,11 +484,12 @@ _I_WILL = (
 _HARM_VERB = (
     r"(?:kill|murder|shoot|stab|behead|strangle|choke|slaughter|execute|butcher|gut|slit|"
     r"rape|torture|burn|lynch|hang|bomb|blow up|shoot up|massacre|gun down|run over|"
-    r"break your|smash your|cut your|beat|hurt|end)"
+    r"break|smash|snap|crack|bash in|cave in|cut|beat|hurt|end)"
 )
 _PERSON = (
     r"(?:you|u|ya|him|her|them|everyone|every one|all of you|all of them|your (?:\w+ )?"
-    r"(?:family|kids|wife|husband|mom|mother|dad|children|friends|dog|face|head|neck|throat)|"
+    r"(?:family|kids|wife|husband|mom|mother|dad|children|friends|dog|face|head|neck|throat|"
+    r"jaw|knees?|kneecaps?|legs?|arms?|ribs|teeth|nose|skull|fingers|hands?|spine|bones|eyes?)|"
     r"my (?:boss|wife|husband|ex|teacher|neighbou?r|classmates|coworkers|father|mother|dad|mom|"
     r"brother|sister|family|landlord|manager)|that (?:guy|girl|bitch|bastard|man|woman|kid)|"
     r"the (?:teacher|boss|cops|police|president|senator|judge|mayor)|people|these people|"
@@ -1131,6 +1132,19 @@ _HIDDEN_FROM_ADULTS = re.compile(
     r"father|family|adults?|teachers?) (?:\w+ )?(?:knowing|finding out|noticing|suspecting|"
     r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell)\b"
 )
+# Sexual writing or role-play with a child in it (the three within a short stretch of text).
+_AGE_WORDS = re.compile(
+    r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|[5-9]|1[0-7])[- ]years?[- ]olds?\b|\bteenage (?:girl|boy)s?\b"
+)
+_MAKE_BELIEVE = re.compile(
+    r"\b(?:write|describe|roleplay|role-?play|rp|story|scene|fanfic|fan fiction|imagine|"
+    r"pretend|act as|you'?re a|you are a)\b"
+)
+_SEXUALISED = re.compile(
+    r"\b(?:sexual(?:ly)?|sex|erotic|flirty|flirt|nsfw|explicit|sexy|lewd|naked|nude|seductive|"
+    r"seduc\w*|aroused|molested|in bed with)\b"
+)
 
 
 def _grooming(normalized: str) -> bool:
@@ -1142,13 +1156,26 @@ def _grooming(normalized: str) -> bool:
     )
 
 
+def _sexualised_make_believe(normalized: str) -> bool:
+    if not _MAKE_BELIEVE.search(normalized):
+        return False
+    minors = [
+        *_MINOR.finditer(normalized),
+        *_AGE.finditer(normalized),
+        *_AGE_WORDS.finditer(normalized),
+    ]
+    return any(_SEXUALISED.search(normalized, max(0, m.start() - 60), m.end() + 60) for m in minors)
+
+
 def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
     if (
         _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
-    if _grooming(normalized) and not _PROTECTIVE.search(normalized):
+    if (_grooming(normalized) or _sexualised_make_believe(normalized)) and not _PROTECTIVE.search(
+        normalized
+    ):
         return [_child_finding("Seeks to get a child to send pictures, keep secrets or be alone.")]
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
@@ -1360,6 +1387,37 @@ _FRAUD_HOWTO = re.compile(
     rf"make counterfeit|hack (?:into )?(?:someone'?s|an?|my (?:ex|wife|husband|girlfriend|"
     rf"boyfriend)'?s?) (?:account|phone|email|instagram|facebook))\b"
 )
+# Asking for harmful writing: "write a threatening voicemail for my landlord", "give me insults
+# about stuttering I can use on the new kid".
+_CREATE = (
+    r"(?:write|draft|compose|create|generate|make|give me|come up with|craft|produce|"
+    r"help me (?:write|draft|make|come up with))"
+)
+_NOT_A_REPLY = r"(?:(?!(?:reply|response|answer|respond|rebuttal|counter)\b)\w+\s+){0,4}?"
+_WRITING = (
+    r"(?:messages?|texts?|voicemails?|letters?|emails?|posts?|notes?|comments?|dms?|tweets?|"
+    r"flyers?|speech|speeches|songs?|poems?|rants?|jokes?|roasts?|insults?|lines|reviews?|"
+    r"stories|story|essays?|articles?|manifesto|propaganda|slogans?|chants?|memes?)"
+)
+_HARASSING_WRITING = re.compile(
+    rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:threatening|intimidating|harassing|abusive|insulting|"
+    rf"degrading|humiliating|hurtful|cruel|nasty|mean|anonymous hate)\s+(?:\w+\s+)?{_WRITING}\b"
+    rf"[^.!?]{{0,40}}?\b(?:for|to|at|about|against|toward|towards) {_VICTIM}"
+    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?(?:insults?|roasts?|mean (?:things|jokes))\b"
+    rf"[^.!?]{{0,60}}?\b(?:use on|say to|send (?:to|him|her|them)|drop in|post (?:about|on))\b"
+)
+_HATEFUL_WRITING = re.compile(
+    rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
+    rf"islamophobic|xenophobic|hateful|bigoted|white (?:power|supremacist)|nazi)\s+"
+    rf"(?:\w+\s+)?{_WRITING}\b"
+)
+_WRITING_PROTECTIVE = re.compile(
+    r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
+    r"(?:train|test|evaluate) (?:a |our |my )?(?:classifier|filter|model|moderation)|"
+    r"how to (?:respond|reply|report|deal with|handle)|recogni[sz]e|spot)\b"
+)
+
+
 _HOWTO_PROTECTIVE = re.compile(
     r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|detect|defend|stop|survive|escape|"
     r"warn|help (?:a victim|victims)|in a (?:novel|story|game)|for my (?:novel|story|book))\b"
@@ -1393,6 +1451,27 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
                     "Asks for help to harass, intimidate or spy on someone.",
                 )
             )
+        if not findings and not _WRITING_PROTECTIVE.search(sentence):
+            if _HATEFUL_WRITING.search(sentence):
+                findings.append(
+                    Finding(
+                        "HATE_SPEECH",
+                        ("HATE_SPEECH", "HARMFUL_INSTRUCTIONS"),
+                        "HIGH",
+                        0.9,
+                        "Asks for hateful writing.",
+                    )
+                )
+            elif _HARASSING_WRITING.search(sentence):
+                findings.append(
+                    Finding(
+                        "HARASSMENT",
+                        ("HARASSMENT", "HARMFUL_INSTRUCTIONS"),
+                        "HIGH",
+                        0.9,
+                        "Asks for threatening or abusive writing aimed at someone.",
+                    )
+                )
         if _FRAUD_HOWTO.search(sentence):
             findings.append(
                 Finding(
