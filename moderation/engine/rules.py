@@ -682,6 +682,35 @@ _PRAISE = re.compile(
     rf"\b(?:do it again|finish the job|follow (?:his|their) (?:example|lead)|deserves? a statue|"
     rf"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie)\b"
 )
+# Mass attacks and their perpetrators praised: "Columbine was iconic, those two were legends",
+# "the shooter did more for his country than any politician".
+_ATTACK = (
+    r"(?:columbine|christchurch|utoya|9/11|nine eleven|the oklahoma city bombing|sandy hook|"
+    r"parkland|the charleston (?:church )?shooting|el paso|the buffalo (?:shooting|massacre)|"
+    r"manchester arena|bataclan|the nice (?:truck )?attack|the las vegas shooting|"
+    r"the pulse (?:nightclub )?shooting|virginia tech|uvalde|the pittsburgh synagogue shooting|"
+    r"the holocaust|the rwandan genocide|srebrenica|the oslo bombing|"
+    r"the (?:\w+ )?(?:massacre|school shooting|mass shooting|bombing|terror attack|genocide|"
+    r"pogrom))"
+)
+_PERPETRATORS = (
+    r"(?:those two|the (?:\w+ )?(?:shooters?|bombers?|killers?|gunm[ae]n|attackers?|"
+    r"terrorists?|hijackers?))"
+)
+_ATTACK_PRAISE = re.compile(
+    rf"\b{_ATTACK}(?: attack| shooting| bombing| massacre)?\s+(?:was|is|were)\s+"
+    rf"(?:\w+\s+){{0,2}}?(?:beautiful|a masterpiece|flawless|iconic|legendary|satisfying|"
+    rf"glorious|based|epic|hilarious|perfect|amazing|awesome|well deserved|deserved|justified|"
+    rf"a good thing|necessary|the best thing)\b"
+    rf"|\b{_PERPETRATORS}\s+(?:were|was|are|is)\s+(?:\w+\s+){{0,2}}?(?:legends?|heroe?s?|"
+    rf"icons?|iconic|saints?|based|kings?|chads?|geniuses|patriots?|martyrs?)\b"
+    rf"|\b{_PERPETRATORS}\s+did more for (?:his|their|our|the) (?:country|people|race|nation)\b"
+    rf"|\b(?:celebrate|raise a glass to|cheer for|love watching|replay)\s+(?:the\s+)?"
+    rf"(?:anniversary of\s+)?{_ATTACK}"
+    rf"|\b{_ATTACK}[^.!?]{{0,40}}\b(?:had it coming|deserved it|got what they deserved)\b"
+)
+
+
 _RECRUIT = re.compile(
     rf"\b(?:join|joining|enlist|sign up (?:for|with)|pledge (?:allegiance|bay'?ah) to|"
     rf"become (?:a )?(?:soldier|fighter|member) (?:of|for|in)|fight for|fight with|"
@@ -700,10 +729,21 @@ _VIOLENT_EXTREMIST = re.compile(
 )
 
 
+# Speech about the praise rather than the praise: "people who call the shooter a hero".
+_CALLING_IT = re.compile(
+    r"\b(?:people|those|anyone|whoever|men|guys) (?:who|that) (?:call|calls|think|say|said|"
+    r"celebrate|praise)\b|\b(?:calling|to call) (?:him|them|it|the \w+) (?:a |an )?\w+"
+)
+
+
 def detect_extremism(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     recruit = _RECRUIT.search(normalized)
-    praise = _PRAISE.search(normalized)
+    praise = _PRAISE.search(normalized) or any(
+        (m := _ATTACK_PRAISE.search(sentence)) and not NEGATION.search(sentence, 0, m.end())
+        for sentence in sentences(normalized)
+        if not _CALLING_IT.search(sentence)
+    )
     violent = _VIOLENT_EXTREMIST.search(normalized)
     if recruit:
         findings.append(

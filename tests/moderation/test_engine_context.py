@@ -549,6 +549,34 @@ def test_the_same_verbs_without_a_body_are_no_threat(text: str) -> None:
     assert "THREAT" not in moderate(text).detected_signals
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Columbine was iconic and those two were legends.",
+        "The Christchurch shooter did more for his country than any politician.",
+        "9/11 was beautiful to watch.",
+        "Every year I raise a glass to the anniversary of the Utoya massacre.",
+    ],
+)
+def test_praise_of_a_mass_attack_is_extremism(text: str) -> None:
+    v = moderate(text)
+    assert v.category == "EXTREMISM" and "EXTREMIST_PRAISE" in v.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Bataclan attack was horrific.",
+        "The Oklahoma City bombing was not justified in any way.",
+        "People who call the Columbine shooters heroes are sick.",
+        "The attack was a masterpiece of planning by the chess grandmaster.",
+        "The school shooting was the worst day of my life.",
+    ],
+)
+def test_speaking_of_a_mass_attack_is_not_praise(text: str) -> None:
+    assert "EXTREMIST_PRAISE" not in moderate(text).detected_signals
+
+
 def test_negation_in_another_sentence_does_not_cancel_a_threat() -> None:
     v = moderate("I would never cheat at cards. I will kill you.")
     assert v.category == "VIOLENCE" and "THREAT" in v.detected_signals
