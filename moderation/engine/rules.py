@@ -543,11 +543,28 @@ _EXTREMIST_CAUSE = re.compile(
     r"martyr\w*|crusaders?|zog|day of the rope|boogaloo|the cause|our brothers|the ummah|"
     r"apostates?|the movement|for the nation|ethnostate)\b"
 )
+_WEAPON_ASK = (
+    r"(?:how (?:do|can|could|would|should) (?:i|we|you|one|someone)|how to|what'?s the "
+    r"(?:best|easiest|quickest|simplest|cheapest) way to|(?:best|easiest|simplest) ways? to|"
+    r"steps to|instructions (?:for|to)|recipe for|guide (?:to|for)|walk me through|"
+    r"explain how to|teach me (?:how )?to|(?:show|tell) me how to)"
+)
+_WEAPON = (
+    r"(?:(?:a |an |the |some )?(?:pipe |nail |car |truck |pressure cooker |homemade |home-?made "
+    r"|fertili[sz]er |dirty )?(?:bombs?|explosives?|ieds?|grenades?|molotovs?(?: cocktails?)?|"
+    r"napalm|thermite|detonators?|suicide vests?|ricin|sarin|nerve agents?|mustard gas|"
+    r"chlorine gas|anthrax|silencers?|suppressors?|ghost guns?|untraceable guns?|zip guns?|"
+    r"3d[- ]printed guns?))"
+)
 _BOMB_MAKING = re.compile(
-    r"\b(?:how (?:do i|to|can i|would i)|steps to|instructions (?:for|to)|recipe for|guide to)\s+"
-    r"(?:make|build|assemble|construct|making|building)\s+(?:a |an )?(?:pipe |nail |car |"
-    r"pressure cooker |homemade |fertili[sz]er )?(?:bomb|explosive|ied|grenade|molotov|napalm|"
-    r"detonator|suicide vest)\b"
+    rf"\b{_WEAPON_ASK}\s+(?:make|build|assemble|construct|making|building|extract|extracting|"
+    rf"produce|synthesi[sz]e|mix|cook|brew|print)\s+{_WEAPON}\b"
+    rf"|\b{_WEAPON_ASK}\s+convert\s+(?:[\w-]+\s+){{0,4}}?(?:to|into) (?:full[- ]auto|fully "
+    rf"automatic|automatic|select[- ]fire)\b"
+    rf"|\b(?:where|who|how) (?:[\w']+ ){{0,3}}?(?:buy|get|sells?|find)\s+(?:a |an )?(?:guns?|"
+    rf"firearms?|handguns?|pistols?|rifles?|ar-?15s?|ammo)\b[^.!?]{{0,40}}?\b(?:without (?:a |"
+    rf"any )?(?:background check|license|licence|paperwork|id)|no questions asked|off the "
+    rf"books|under the table)"
 )
 
 
@@ -1007,12 +1024,17 @@ _SELF_HARM_INTENT = re.compile(
     r"plan(?:ning)? to|ready to|decided to|thinking (?:about|of)|about to|will|need to|should)\s+"
     r"(?:just\s+)?(?:kill(?:ing)? myself|end(?:ing)? (?:it all|my life|it)|die|commit suicide|"
     r"hang myself|cut(?:ting)? (?:myself|my wrists?)|overdose|slit my wrists?|jump off|"
+    r"(?:hit|punch|burn|bruise|scratch|starve|hurt)(?:ing)? myself|"
     r"take all (?:my|the) pills|disappear forever)\b|"
     r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
     r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
     r"tired of (?:living|being alive))\b|"
     r"\b(?:how (?:many|much)\s+(?:\w+\s+){0,3}(?:to (?:die|overdose|kill (?:myself|yourself))|"
     r"is (?:a )?(?:lethal|fatal))|painless(?:est)? way to (?:die|kill myself|end it)|"
+    r"(?:tips|how|ways?|best way|fastest way|quickest way)\b(?:\s+[\w']+){0,8}?\s+(?:by |with )?"
+    r"(?:purg(?:e|ing)|throw(?:ing)? up after (?:eating|meals|i eat)|starv(?:e|ing) myself|"
+    r"pro-?ana|thinspo|laxatives? to lose weight)|(?:how (?:do i|to|can i)|show me how to) tie a "
+    r"noose|"
     r"best way to (?:kill myself|commit suicide|cut|hang myself)|how to (?:kill myself|commit "
     r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
     r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
@@ -1376,8 +1398,12 @@ _HARMFUL_HOWTO = re.compile(
     rf"(?:out|up|off)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
     rf"killing|a body|the body|assault|rape)\b"
-    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:(?:make|build|get|buy)\s+(?:an? )?(?:untraceable "
-    rf"|ghost |homemade )?(?:gun|firearm|poison|nerve agent|ricin|sarin|anthrax|toxin))\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:(?:make|build)\s+(?:an? )?(?:untraceable |ghost |"
+    rf"homemade )?(?:gun|firearm|poison|nerve agent|ricin|sarin|anthrax|toxin)|(?:get|buy)\s+"
+    rf"(?:an? )?(?:(?:untraceable|ghost) (?:gun|firearm)|poison|nerve agent|ricin|sarin|anthrax|"
+    rf"toxin))\b(?! (?:ivy|oak|control|center|centre|hotline|help|racks?|cabinets?|safes?|"
+    rf"cases?|holsters?|stands?|mounts?|shelf|shelves|cleaning|range|licen[cs]es?|permits?|"
+    rf"course|class|show|cake|costume|toy|prop|frogs?|dart frogs?))"
     # A request whose stated purpose is to hurt someone: "what chemicals make a toxic gas to
     # hurt people", "which pills can I use to knock him out".
     rf"|\b(?:{_ASK}|(?:what|which|where) (?:\w+ ){{0,3}}?(?:can|could|should|would|do|does|"
@@ -1458,6 +1484,37 @@ _WRITING_PROTECTIVE = re.compile(
 )
 
 
+# Finding where a private person lives or works, with an aim that is not theirs to choose:
+# "find the home address of a girl from my gym; I only know her first name".
+_DOX_TARGET = re.compile(
+    r"\b(?:find|work out|figure out|look up|track down|get|dig up)\b[^.!?]{0,30}?\b(?:home "
+    r"address|(?:her|his|their) address|address of|where (?:she|he|they|(?:the|this|that|a) "
+    r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|(?:her|his|their) (?:phone )?number|phone number of)"
+)
+_DOX_AIM = re.compile(
+    r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|at (?:her|his|their) "
+    r"door|flood|my followers|make (?:her|him|them) pay|confront|without (?:her|him|them) "
+    r"knowing|only know (?:her|his|their) (?:first )?name|from (?:the |her |his |their )?(?:stuff |"
+    r"things )?(?:in the )?(?:photos?|videos?|pictures?|background))\b"
+)
+# Sharing someone's intimate images.
+_NCII = re.compile(
+    r"\b(?:share|post|send|leak|spread|upload|forward|sell)\s+(?:\w+\s+){0,3}?(?:nudes|naked "
+    r"(?:pics|photos|pictures|videos)|intimate (?:pics|photos|images|videos)|sex tape|private "
+    r"(?:pics|photos|videos))\b"
+)
+_NUDES_SHARED = re.compile(
+    r"\b(?:nudes|naked (?:pics|photos|pictures)|intimate (?:pics|photos|images|videos)|sex "
+    r"tape)\b[^.!?]*[.!?]?[^.!?]{0,120}\b(?:share|post|leak|spread|upload|send|forward)\s+"
+    r"(?:them|it|those)\s+(?:with|to|online|on|everywhere|around)"
+)
+_NCII_PROTECTIVE = re.compile(
+    r"\b(?:report|remove|take (?:it|them) down|taken down|get (?:it|them) removed|what (?:do|can|"
+    r"should) i do|someone (?:shared|leaked|posted|sent)|(?:he|she|they) (?:shared|leaked|posted)|"
+    r"revenge porn (?:law|laws)|is it (?:legal|illegal)|police|lawyer)\b"
+)
+
+
 _HOWTO_PROTECTIVE = re.compile(
     r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|detect|defend|stop|survive|escape|"
     r"warn|help (?:a victim|victims)|in a (?:novel|story|game)|for my (?:novel|story|book))\b"
@@ -1512,6 +1569,16 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
                         "Asks for threatening or abusive writing aimed at someone.",
                     )
                 )
+        if not findings and _DOX_TARGET.search(sentence) and _DOX_AIM.search(normalized):
+            findings.append(
+                Finding(
+                    "HARASSMENT",
+                    ("HARASSMENT", "DOXXING"),
+                    "HIGH",
+                    0.9,
+                    "Seeks where a private person lives or works in order to reach them.",
+                )
+            )
         if _FRAUD_HOWTO.search(sentence):
             findings.append(
                 Finding(
@@ -1524,6 +1591,20 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
             )
         if findings:
             break
+    if (
+        not findings
+        and (_NCII.search(normalized) or _NUDES_SHARED.search(normalized))
+        and not _NCII_PROTECTIVE.search(normalized)
+    ):
+        findings.append(
+            Finding(
+                "SEXUAL",
+                ("SEXUAL", "HARASSMENT", "NON_CONSENSUAL_IMAGES"),
+                "HIGH",
+                0.9,
+                "Shares or seeks to share someone's intimate images without consent.",
+            )
+        )
     return findings
 
 
