@@ -271,7 +271,15 @@ NEGATION = re.compile(
     r"ne|pas|jamais|nicht|kein|keine|nie|niemals|nunca|jamas|ningun\w*)\b"
 )
 _HOSTILE = re.compile(
-    r"\b(?:hate|hates|hated|disgusting|vermin|animals|rats|parasites|subhuman|savages|filth|"
+    # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
+    # them", "something they're not", "I'd never let a gay man babysit".
+    r"\b(?:nothing (?:but|more than)|no better than|never(?:,? ever)? stop|not (?:even )?(?:a )?"
+    r"(?:person|human|real \w+)|(?:isn'?t|aren'?t|is not|are not) (?:a )?(?:person|people|"
+    r"human)|something (?:they|he|she)(?:'re| are|'s| is) not|(?:i'?d|i would|i will|i'?ll) "
+    r"never (?:let|allow|trust|hire|rent to|vote for) (?:a|an|any|those|these|them|one of "
+    r"(?:them|those))\b|revolting|repulsive|contempt|worthless|"
+    r"useless|perverts?|burden|drain)\b|"
+    r"\b(?:hate|hates|hated|hating|disgusting|vermin|animals|rats|parasites|subhuman|savages|filth|"
     r"scum|inferior|plague|disease|cancer|trash|garbage|go back|don'?t belong|should (?:all )?"
     r"(?:die|be|go|leave|get out)|get rid of|deport|ban them|kill|exterminate|wipe out|"
     r"burn|hang|shoot|gas|lock (?:them|you) up|locked up|kick (?:them|all) out|"

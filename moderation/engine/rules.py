@@ -1489,7 +1489,8 @@ _WRITING_PROTECTIVE = re.compile(
 _DOX_TARGET = re.compile(
     r"\b(?:find|work out|figure out|look up|track down|get|dig up)\b[^.!?]{0,30}?\b(?:home "
     r"address|(?:her|his|their) address|address of|where (?:she|he|they|(?:the|this|that|a) "
-    r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|(?:her|his|their) (?:phone )?number|phone number of)"
+    r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|"
+    r"(?:her|his|their) (?:phone )?number|phone number of)"
 )
 _DOX_AIM = re.compile(
     r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|at (?:her|his|their) "

@@ -201,6 +201,32 @@ def test_defect_7_protective_questions_are_allowed(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Cripples like him are nothing but a drain on the health service.",
+        "Trans women are revolting and I will never, ever stop hating them.",
+        "I'd never let a gay man babysit my son, and we all know why.",
+        "I think lesbians are all perverts pretending to be something they're not.",
+    ],
+)
+def test_a_negation_that_asserts_does_not_clear_hate(text: str) -> None:
+    assert moderate(text).status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have nothing against gay people.",
+        "Disabled people are not a burden.",
+        "I would never let anyone bully my trans friend.",
+        "Muslims are not terrorists.",
+    ],
+)
+def test_a_negation_that_denies_still_clears_it(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         # A hurting verb with its particle, a relative the first list did not name, a pet.
