@@ -1522,91 +1522,70 @@ _HOWTO_PROTECTIVE = re.compile(
 )
 
 
+def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> Finding:
+    return Finding(category, (category, signal), "HIGH", 0.9, reason)
+
+
+# Per sentence, the first that matches: (does it match, given the sentence and the whole text;
+# the finding).
+_REQUESTS: tuple[tuple[Callable[[str, str], bool], Finding], ...] = (
+    (
+        lambda s, _: bool(_HARMFUL_HOWTO.search(s)),
+        _asked("VIOLENCE", "Asks for help to hurt someone."),
+    ),
+    (
+        lambda s, _: bool(_HARASS_HOWTO.search(s)),
+        _asked("HARASSMENT", "Asks for help to harass, intimidate or spy on someone."),
+    ),
+    (
+        lambda s, _: bool(_HATEFUL_WRITING.search(s)) and not _WRITING_PROTECTIVE.search(s),
+        _asked("HATE_SPEECH", "Asks for hateful writing."),
+    ),
+    (
+        lambda s, _: bool(_HARASSING_WRITING.search(s)) and not _WRITING_PROTECTIVE.search(s),
+        _asked("HARASSMENT", "Asks for threatening or abusive writing aimed at someone."),
+    ),
+    (
+        lambda s, text: bool(_DOX_TARGET.search(s) and _DOX_AIM.search(text)),
+        _asked(
+            "HARASSMENT",
+            "Seeks where a private person lives or works in order to reach them.",
+            "DOXXING",
+        ),
+    ),
+)
+_FRAUD_REQUEST = Finding(
+    "ILLEGAL", ("FRAUD", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to commit fraud."
+)
+_SHARED_IMAGES = Finding(
+    "SEXUAL",
+    ("SEXUAL", "HARASSMENT", "NON_CONSENSUAL_IMAGES"),
+    "HIGH",
+    0.9,
+    "Shares or seeks to share someone's intimate images without consent.",
+)
+
+
 def detect_harmful_requests(normalized: str) -> list[Finding]:
-    """Asking how to hurt people or defraud them (child sexual material is matched by
+    """Asking how to hurt, harass, spy on or defraud people, for threatening or hateful
+    writing, or sharing someone's intimate images (child sexual material is matched by
     `detect_minor_sexual`; explosives by `detect_violence`)."""
-    findings: list[Finding] = []
     for sentence in sentences(normalized):
         if _HOWTO_PROTECTIVE.search(sentence):
             continue
-        if _HARMFUL_HOWTO.search(sentence):
-            findings.append(
-                Finding(
-                    "VIOLENCE",
-                    ("VIOLENCE", "HARMFUL_INSTRUCTIONS"),
-                    "HIGH",
-                    0.9,
-                    "Asks for help to hurt someone.",
-                )
-            )
-        elif _HARASS_HOWTO.search(sentence):
-            findings.append(
-                Finding(
-                    "HARASSMENT",
-                    ("HARASSMENT", "HARMFUL_INSTRUCTIONS"),
-                    "HIGH",
-                    0.9,
-                    "Asks for help to harass, intimidate or spy on someone.",
-                )
-            )
-        if not findings and not _WRITING_PROTECTIVE.search(sentence):
-            if _HATEFUL_WRITING.search(sentence):
-                findings.append(
-                    Finding(
-                        "HATE_SPEECH",
-                        ("HATE_SPEECH", "HARMFUL_INSTRUCTIONS"),
-                        "HIGH",
-                        0.9,
-                        "Asks for hateful writing.",
-                    )
-                )
-            elif _HARASSING_WRITING.search(sentence):
-                findings.append(
-                    Finding(
-                        "HARASSMENT",
-                        ("HARASSMENT", "HARMFUL_INSTRUCTIONS"),
-                        "HIGH",
-                        0.9,
-                        "Asks for threatening or abusive writing aimed at someone.",
-                    )
-                )
-        if not findings and _DOX_TARGET.search(sentence) and _DOX_AIM.search(normalized):
-            findings.append(
-                Finding(
-                    "HARASSMENT",
-                    ("HARASSMENT", "DOXXING"),
-                    "HIGH",
-                    0.9,
-                    "Seeks where a private person lives or works in order to reach them.",
-                )
-            )
+        findings = [
+            next((finding for matches, finding in _REQUESTS if matches(sentence, normalized)), None)
+        ]
         if _FRAUD_HOWTO.search(sentence):
-            findings.append(
-                Finding(
-                    "ILLEGAL",
-                    ("FRAUD", "HARMFUL_INSTRUCTIONS"),
-                    "HIGH",
-                    0.9,
-                    "Asks for help to commit fraud.",
-                )
-            )
-        if findings:
-            break
-    if (
-        not findings
-        and (_NCII.search(normalized) or _NUDES_SHARED.search(normalized))
-        and not _NCII_PROTECTIVE.search(normalized)
+            findings.append(_FRAUD_REQUEST)
+        found = [f for f in findings if f is not None]
+        if found:
+            return found
+    if (_NCII.search(normalized) or _NUDES_SHARED.search(normalized)) and not (
+        _NCII_PROTECTIVE.search(normalized)
     ):
-        findings.append(
-            Finding(
-                "SEXUAL",
-                ("SEXUAL", "HARASSMENT", "NON_CONSENSUAL_IMAGES"),
-                "HIGH",
-                0.9,
-                "Shares or seeks to share someone's intimate images without consent.",
-            )
-        )
-    return findings
+        return [_SHARED_IMAGES]
+    return []
 
 
 # --- French, German and Spanish --------------------------------------------------------------
