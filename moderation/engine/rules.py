@@ -756,10 +756,13 @@ _CALLING_IT = re.compile(
 def detect_extremism(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     recruit = _RECRUIT.search(normalized)
-    praise = _PRAISE.search(normalized) or any(
-        (m := _ATTACK_PRAISE.search(sentence)) and not NEGATION.search(sentence, 0, m.end())
-        for sentence in sentences(normalized)
-        if not _CALLING_IT.search(sentence)
+    praise = _PRAISE.search(normalized) or (
+        _ATTACK_PRAISE.search(normalized) is not None
+        and any(
+            (m := _ATTACK_PRAISE.search(sentence)) and not NEGATION.search(sentence, 0, m.end())
+            for sentence in sentences(normalized)
+            if not _CALLING_IT.search(sentence)
+        )
     )
     violent = _VIOLENT_EXTREMIST.search(normalized)
     if recruit:
@@ -1212,6 +1215,8 @@ _SEXUALISED = re.compile(
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
         return True
+    if not _HIDDEN_FROM_ADULTS.search(normalized):
+        return False
     return any(
         _MINOR.search(s) and _CHILD_CONTACT.search(s) and _HIDDEN_FROM_ADULTS.search(s)
         for s in sentences(normalized)
@@ -1219,7 +1224,7 @@ def _grooming(normalized: str) -> bool:
 
 
 def _sexualised_make_believe(normalized: str) -> bool:
-    if not _MAKE_BELIEVE.search(normalized):
+    if not _SEXUALISED.search(normalized) or not _MAKE_BELIEVE.search(normalized):
         return False
     minors = [
         *_MINOR.finditer(normalized),
@@ -1554,6 +1559,14 @@ _REQUESTS: tuple[tuple[Callable[[str, str], bool], Finding], ...] = (
         ),
     ),
 )
+_REQUEST_PATTERNS = (
+    _HARMFUL_HOWTO,
+    _HARASS_HOWTO,
+    _HATEFUL_WRITING,
+    _HARASSING_WRITING,
+    _DOX_TARGET,
+    _FRAUD_HOWTO,
+)
 _FRAUD_REQUEST = Finding(
     "ILLEGAL", ("FRAUD", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to commit fraud."
 )
@@ -1570,6 +1583,20 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     """Asking how to hurt, harass, spy on or defraud people, for threatening or hateful
     writing, or sharing someone's intimate images (child sexual material is matched by
     `detect_minor_sexual`; explosives by `detect_violence`)."""
+    # Each pattern stays within a sentence, so one pass over the whole text rules most texts
+    # out before the sentence by sentence reading.
+    if any(p.search(normalized) for p in _REQUEST_PATTERNS):
+        found = _requests_by_sentence(normalized)
+        if found:
+            return found
+    if (_NCII.search(normalized) or _NUDES_SHARED.search(normalized)) and not (
+        _NCII_PROTECTIVE.search(normalized)
+    ):
+        return [_SHARED_IMAGES]
+    return []
+
+
+def _requests_by_sentence(normalized: str) -> list[Finding]:
     for sentence in sentences(normalized):
         if _HOWTO_PROTECTIVE.search(sentence):
             continue
@@ -1581,10 +1608,6 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         found = [f for f in findings if f is not None]
         if found:
             return found
-    if (_NCII.search(normalized) or _NUDES_SHARED.search(normalized)) and not (
-        _NCII_PROTECTIVE.search(normalized)
-    ):
-        return [_SHARED_IMAGES]
     return []
 
 
