@@ -543,11 +543,19 @@ _EXTREMIST_CAUSE = re.compile(
     r"martyr\w*|crusaders?|zog|day of the rope|boogaloo|the cause|our brothers|the ummah|"
     r"apostates?|the movement|for the nation|ethnostate)\b"
 )
-_WEAPON_ASK = (
-    r"(?:how (?:do|can|could|would|should) (?:i|we|you|one|someone)|how to|what'?s the "
-    r"(?:best|easiest|quickest|simplest|cheapest) way to|(?:best|easiest|simplest) ways? to|"
-    r"steps to|instructions (?:for|to)|recipe for|guide (?:to|for)|walk me through|"
-    r"explain how to|teach me (?:how )?to|(?:show|tell) me how to)"
+# A request for help: "how do I", "what's the quickest way to", "walk me through".
+_ASK = (
+    r"(?:how (?:do|can|could|would|should|might|will) (?:i|we|you|one|someone)|how to|how i can|"
+    r"how (?:much|many) (?:\w+ ){0,3}?(?:would|does|do|will|should|is|are) (?:it take|i need|we "
+    r"need|you need|one need|i have|i use|needed|enough)(?: to take)?(?: to)?|"
+    r"what'?s the (?:best|easiest|quickest|fastest|safest|simplest|surest|most effective) way "
+    r"to|(?:best|easiest|quickest|fastest|simplest) ways? to|ways to|"
+    r"(?:what|which) (?:\w+ ){0,2}?(?:can|could|should|would|do) (?:i|we) (?:use|buy|get|give "
+    r"\w+|put|mix) to|is there (?:a|any) way to|any (?:tips|ideas|advice) (?:for|on)"
+    r"(?: how to)?|give me (?:a |some )?(?:way|ways|ideas|tips|steps|a plan|instructions) to|"
+    r"teach me (?:how )?to|(?:show|tell) me how to|walk me through|help me|"
+    r"tips (?:for|on) how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
+    r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
 )
 _WEAPON = (
     r"(?:(?:a |an |the |some )?(?:pipe |nail |car |truck |pressure cooker |homemade |home-?made "
@@ -557,9 +565,9 @@ _WEAPON = (
     r"3d[- ]printed guns?))"
 )
 _BOMB_MAKING = re.compile(
-    rf"\b{_WEAPON_ASK}\s+(?:make|build|assemble|construct|making|building|extract|extracting|"
+    rf"\b{_ASK}\s+(?:make|build|assemble|construct|making|building|extract|extracting|"
     rf"produce|synthesi[sz]e|mix|cook|brew|print)\s+{_WEAPON}\b"
-    rf"|\b{_WEAPON_ASK}\s+convert\s+(?:[\w-]+\s+){{0,4}}?(?:to|into) (?:full[- ]auto|fully "
+    rf"|\b{_ASK}\s+convert\s+(?:[\w-]+\s+){{0,4}}?(?:to|into) (?:full[- ]auto|fully "
     rf"automatic|automatic|select[- ]fire)\b"
     rf"|\b(?:where|who|how) (?:[\w']+ ){{0,3}}?(?:buy|get|sells?|find)\s+(?:a |an )?(?:guns?|"
     rf"firearms?|handguns?|pistols?|rifles?|ar-?15s?|ammo)\b[^.!?]{{0,40}}?\b(?:without (?:a |"
@@ -1113,8 +1121,10 @@ def detect_self_harm(normalized: str) -> list[Finding]:
 
 # --- Minors in a sexual context --------------------------------------------------------------
 
+# An age under 18 in digits: "15 yo", "15 years old", "15-year-old".
+_UNDER_18 = r"(?:[1-9]|1[0-7])[\s-]*(?:yo|y/o|yrs? old|years?[\s-]olds?)"
 _AGE = re.compile(
-    r"\b(?:[1-9]|1[0-7])\s*(?:yo|y/o|yrs? old|years? old|year-old|years-old)\b|"
+    rf"\b{_UNDER_18}\b|"
     r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7])\b(?!\s*(?:am|pm|%|\$|dollars|"
     r"minutes|hours|days|weeks|months|times|inches|cm|kg|lbs|mg))"
 )
@@ -1172,8 +1182,9 @@ _FOREIGN_CHILD_EXPLOITATION = re.compile(
 
 
 _MINOR_REF = (
-    r"(?:(?:an?|the|my|this|that|one of the|her|his|their|our|\w+'?s)\s+)?(?:(?:[5-9]|1[0-7])"
-    r" ?(?:yo|y/o|year[- ]olds?)|kids?|child|children|minors?|little (?:girl|boy)s?|young "
+    r"(?:(?:an?|the|my|this|that|one of the|her|his|their|our|\w+'?s)\s+)?(?:"
+    + _UNDER_18
+    + r"|kids?|child|children|minors?|little (?:girl|boy)s?|young "
     r"(?:girl|boy)s?|teens?|teenagers?|underage \w+|boys|girls|(?:girl|boy)s? (?:from|in|on) "
     r"(?:my|the|his|her) (?:class|school|team|street))"
 )
@@ -1200,7 +1211,7 @@ _HIDDEN_FROM_ADULTS = re.compile(
 # Sexual writing or role-play with a child in it (the three within a short stretch of text).
 _AGE_WORDS = re.compile(
     r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|[5-9]|1[0-7])[- ]years?[- ]olds?\b|\bteenage (?:girl|boy)s?\b"
+    r"seventeen)[- ]years?[- ]olds?\b|\bteenage (?:girl|boy)s?\b"
 )
 _MAKE_BELIEVE = re.compile(
     r"\b(?:write|describe|roleplay|role-?play|rp|story|scene|fanfic|fan fiction|imagine|"
@@ -1354,19 +1365,6 @@ def meaning_rules(normalized: str, sexual_score: float) -> list[Finding]:
 
 # --- Requests for harmful help ------------------------------------------------------------
 
-_ASK = (
-    r"(?:how (?:do|can|could|would|should|might|will) (?:i|we|you|one|someone)|how to|how i can|"
-    r"how (?:much|many) (?:\w+ ){0,3}?(?:would|does|do|will|should|is|are) (?:it take|i need|we "
-    r"need|you need|one need|i have|i use|needed|enough)(?: to take)?(?: to)?|"
-    r"what'?s the (?:best|easiest|quickest|fastest|safest|simplest|surest|most effective) way "
-    r"to|(?:best|easiest|quickest|fastest|simplest) ways? to|ways to|"
-    r"(?:what|which) (?:\w+ ){0,2}?(?:can|could|should|would|do) (?:i|we) (?:use|buy|get|give "
-    r"\w+|put|mix) to|is there (?:a|any) way to|any (?:tips|ideas|advice) (?:for|on)"
-    r"(?: how to)?|give me (?:a |some )?(?:way|ways|ideas|tips|steps|a plan|instructions) to|"
-    r"teach me (?:how )?to|(?:show|tell) me how to|help me|tips (?:for|on) how to|steps to|"
-    r"guide (?:to|for)|instructions (?:to|for)|explain how to|"
-    r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
-)
 _RELATION = (
     r"(?:wife|husband|girlfriend|boyfriend|gf|bf|ex|ex-?wife|ex-?husband|ex-?girlfriend|"
     r"ex-?boyfriend|fiancee?|partner|spouse|boss|manager|neighbou?rs?|teacher|classmate|"
@@ -1531,41 +1529,40 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
     return Finding(category, (category, signal), "HIGH", 0.9, reason)
 
 
-# Per sentence, the first that matches: (does it match, given the sentence and the whole text;
-# the finding).
-_REQUESTS: tuple[tuple[Callable[[str, str], bool], Finding], ...] = (
+# Per sentence, the first that matches: (the request, what rules it out in the same sentence,
+# what the whole text must also say, the finding).
+_REQUESTS: tuple[
+    tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
+] = (
+    (_HARMFUL_HOWTO, None, None, _asked("VIOLENCE", "Asks for help to hurt someone.")),
     (
-        lambda s, _: bool(_HARMFUL_HOWTO.search(s)),
-        _asked("VIOLENCE", "Asks for help to hurt someone."),
-    ),
-    (
-        lambda s, _: bool(_HARASS_HOWTO.search(s)),
+        _HARASS_HOWTO,
+        None,
+        None,
         _asked("HARASSMENT", "Asks for help to harass, intimidate or spy on someone."),
     ),
     (
-        lambda s, _: bool(_HATEFUL_WRITING.search(s)) and not _WRITING_PROTECTIVE.search(s),
+        _HATEFUL_WRITING,
+        _WRITING_PROTECTIVE,
+        None,
         _asked("HATE_SPEECH", "Asks for hateful writing."),
     ),
     (
-        lambda s, _: bool(_HARASSING_WRITING.search(s)) and not _WRITING_PROTECTIVE.search(s),
+        _HARASSING_WRITING,
+        _WRITING_PROTECTIVE,
+        None,
         _asked("HARASSMENT", "Asks for threatening or abusive writing aimed at someone."),
     ),
     (
-        lambda s, text: bool(_DOX_TARGET.search(s) and _DOX_AIM.search(text)),
+        _DOX_TARGET,
+        None,
+        _DOX_AIM,
         _asked(
             "HARASSMENT",
             "Seeks where a private person lives or works in order to reach them.",
             "DOXXING",
         ),
     ),
-)
-_REQUEST_PATTERNS = (
-    _HARMFUL_HOWTO,
-    _HARASS_HOWTO,
-    _HATEFUL_WRITING,
-    _HARASSING_WRITING,
-    _DOX_TARGET,
-    _FRAUD_HOWTO,
 )
 _FRAUD_REQUEST = Finding(
     "ILLEGAL", ("FRAUD", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to commit fraud."
@@ -1585,7 +1582,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     `detect_minor_sexual`; explosives by `detect_violence`)."""
     # Each pattern stays within a sentence, so one pass over the whole text rules most texts
     # out before the sentence by sentence reading.
-    if any(p.search(normalized) for p in _REQUEST_PATTERNS):
+    if _FRAUD_HOWTO.search(normalized) or any(r[0].search(normalized) for r in _REQUESTS):
         found = _requests_by_sentence(normalized)
         if found:
             return found
@@ -1600,12 +1597,15 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
     for sentence in sentences(normalized):
         if _HOWTO_PROTECTIVE.search(sentence):
             continue
-        findings = [
-            next((finding for matches, finding in _REQUESTS if matches(sentence, normalized)), None)
-        ]
+        found = [
+            finding
+            for request, unless, needs, finding in _REQUESTS
+            if request.search(sentence)
+            and not (unless and unless.search(sentence))
+            and not (needs and not needs.search(normalized))
+        ][:1]
         if _FRAUD_HOWTO.search(sentence):
-            findings.append(_FRAUD_REQUEST)
-        found = [f for f in findings if f is not None]
+            found.append(_FRAUD_REQUEST)
         if found:
             return found
     return []
