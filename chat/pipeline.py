@@ -453,9 +453,6 @@ def _prompt_tokens(
     return tokens
 
 
-# --- 3. Generate ---
-
-
 def most_it_can_cost(generation: GenerationRequest, *, limit: int | None, choices: int) -> Decimal:
     """The hold for a generation: its prompt and max_tokens (or max_completion_tokens), or the
     rest of the context window, for each of its ``choices``, at the prices of the dearest model
@@ -469,6 +466,9 @@ def most_it_can_cost(generation: GenerationRequest, *, limit: int | None, choice
             completion = min(completion, limit)
         costs.append(usage_cost(model, prompt_tokens, completion * choices))
     return max(costs)
+
+
+# --- 3. Generate ---
 
 
 async def complete(ctx: ChatContext, *, db: DbExecutor) -> dict[str, Any]:
