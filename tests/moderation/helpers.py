@@ -30,3 +30,15 @@ def post_moderation(client: APIClient, **body: Any) -> dict[str, Any]:
     response = client.post("/v1/moderation", body, format="json")
     assert response.status_code == 200, response.content
     return dict(response.json())
+
+
+def assert_child_safety_rule(v: Any) -> None:
+    """Contract 10: child sexual content is CHILD_SAFETY, CRITICAL, BANNED for 365 days,
+    auto_fail, confidence 1.00, whatever found it."""
+    assert (v.category, v.severity, v.action, v.banned_days) == (
+        "CHILD_SAFETY",
+        "CRITICAL",
+        "BANNED",
+        365,
+    )
+    assert v.auto_fail and v.confidence == 1.0

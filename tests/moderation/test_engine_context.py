@@ -18,7 +18,7 @@ from moderation.engine.escalation import apply_escalation
 from moderation.engine.normalize import normalize
 from moderation.training.splits import part_of, split
 from moderation.training.train import best_threshold
-from tests.moderation.helpers import post_moderation
+from tests.moderation.helpers import assert_child_safety_rule, post_moderation
 
 LEARNED = {"SEXUAL", "HATE_SPEECH", "VIOLENCE", "HARASSMENT", "SELF_HARM", "CHILD_SAFETY"}
 
@@ -253,6 +253,8 @@ def test_a_negation_that_denies_still_clears_it(text: str) -> None:
 def test_requests_for_harmful_help_in_their_general_forms(text: str, category: str) -> None:
     v = moderate(text)
     assert v.status == "DISALLOWED" and v.category == category, (v.status, v.category)
+    if category == "CHILD_SAFETY":
+        assert_child_safety_rule(v)
 
 
 @pytest.mark.parametrize(
@@ -272,6 +274,8 @@ def test_requests_for_harmful_help_in_their_general_forms(text: str, category: s
 def test_requests_for_harmful_writing_are_blocked(text: str, category: str) -> None:
     v = moderate(text)
     assert v.status == "DISALLOWED" and v.category == category, (v.status, v.category)
+    if category == "CHILD_SAFETY":
+        assert_child_safety_rule(v)
 
 
 @pytest.mark.parametrize(
@@ -461,16 +465,8 @@ def test_french_german_and_spanish_unsafe_texts_are_disallowed(text: str) -> Non
 def test_sexual_material_with_children_in_other_languages_takes_the_escalation_rule(
     text: str,
 ) -> None:
-    # Contract 10: child sexual content is CHILD_SAFETY, CRITICAL, BANNED for 365 days,
-    # auto_fail, confidence 1.00, in any language.
-    v = moderate(text)
-    assert (v.category, v.severity, v.action, v.banned_days) == (
-        "CHILD_SAFETY",
-        "CRITICAL",
-        "BANNED",
-        365,
-    )
-    assert v.auto_fail and v.confidence == 1.0
+    # In any language.
+    assert_child_safety_rule(moderate(text))
 
 
 @pytest.mark.parametrize(
