@@ -50,7 +50,7 @@ from moderation.training.train import (  # noqa: E402
     EXTRA_SETS,
     FUNCTIONAL_PATH,
     Example,
-    folds,
+    folds_by_source,
     load_handwritten,
     load_jsonl,
     train_calibrated,
@@ -184,7 +184,7 @@ def tuning_cv(sets: dict[str, tuple[list[Example], list[Example]]], k: int) -> d
     results: dict[str, Scored] = {name: Scored() for name in trained}
     by_row: dict[int, tuple[float, bool, dict[str, float], tuple[float, float]]] = {}
     try:
-        for held in folds(pool, k):
+        for held in folds_by_source(pool, k):
             held_set = set(held)
             model = train_calibrated(
                 [e for i, e in enumerate(pool) if i not in held_set] + handwritten

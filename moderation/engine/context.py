@@ -142,13 +142,27 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"whites|yolks|cream|butter|batter|mixture|dough|sugar)\b",
             "whisk the mixture",
         ),
+        # "I could murder a pint", "she killed that solo": having a treat, doing something well.
         (
-            r"\b(?:kill|murder|destroy|demolish|devour)\s+(?:an?|the|this|that|some)\s+"
+            r"\b(?:kill|murder|destroy|demolish|devour)\s+(?P<treat>(?:an?|the|this|that|some)\s+"
             r"(?:pizza|burger|coffee|beer|pint|drink|tea|curry|kebab|steak|nap|holiday|"
-            r"cigarette|bath|shower|sandwich|plate|meal|cake|workout|exam|test|"
-            r"interview|presentation|song|set|solo|performance|level|boss|round|match|game)\b",
-            None,
+            r"cigarette|bath|shower|sandwich|plate|meal|cake)\b)",
+            r"have \g<treat>",
         ),
+        (
+            r"\b(?:kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|destroy(?:s|ed|ing)?|demolish(?:es|ed|"
+            r"ing)?)\s+(?P<task>(?:an?|the|this|that)\s+(?:workout|exam|test|"
+            r"interview|presentation|song|set|solo|performance|level|boss|round|match|game)\b)",
+            r"ace \g<task>",
+        ),
+        # Things called bombs that are not: "a bath bomb", "a truth bomb", "the f-bomb".
+        (
+            r"\b(?P<kind>bath|seed|glitter|flavou?r|calorie|confetti|cocoa|chocolate|cherry)"
+            r"[ -]bombs?\b",
+            r"\g<kind> ball",
+        ),
+        (r"\btruth[ -]bombs?\b", "hard truth"),
+        (r"\b(?:f|c)[ -]bombs?\b", "swear word"),
         # Costs, prices, time, deadlines.
         (
             r"\b(?:slash(?:ed|es|ing)?|cut(?:s|ting)?|kill(?:ed|ing|s)?|butcher(?:ed|ing)?|"

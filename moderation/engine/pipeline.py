@@ -233,6 +233,10 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # The "any category" head alone, with no category head even halfway to its own bar,
         # names nothing the text would be unsafe for: not enough to flag it.
         learned_hit = False
+    if ratios[top] < 1.0 and any(f.category in _RULE_CATEGORIES for f in findings):
+        # With no category head over its own bar, the "any category" head only says the text
+        # is unsafe; a rule that found what it is unsafe for already says so, and better.
+        learned_hit = False
     if learned_hit and any(f.category == "PROFANITY" for f in findings):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
         # words are taken out was raised by them only.
@@ -313,7 +317,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or (hints.fiction and category in ("VIOLENCE", "HARASSMENT"))
             or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
         )
-        recovering = category == "SELF_HARM" and all(rules.RECOVERY.search(c) for c in carriers)
+        recovering = category == "SELF_HARM" and all(
+            rules.RECOVERY.search(c) or rules.helping_someone_else(c) for c in carriers
+        )
         if quoted or countered:
             ambiguity = "QUOTED_CONTENT" if quoted else "CONTEXT_MISSING"
         elif hints.satire:

@@ -1073,6 +1073,24 @@ RECOVERY = _RECOVERY = re.compile(
     r"reach out|you are not alone)\b"
 )
 
+# Someone asking how to help another person who talks of self-harm: "what should I do if my
+# friend says she wants to hurt herself". Both halves are needed; "I want to hurt myself, what
+# should I do" is the asker's own crisis and stays flagged.
+_HELP_ASKED = re.compile(
+    r"\b(?:what (?:should|can|do|could) (?:i|we) (?:do|say)|how (?:can|do|should|could) (?:i|we) "
+    r"(?:help|support|talk to|respond to|approach|reach|get help for|keep \w+ safe)|"
+    r"(?:help|support) (?:my|a|her|him|them)\b|worried about (?:my|a|her|him|them)\b)"
+)
+_SOMEONE_ELSE_AT_RISK = re.compile(
+    r"\b(?:herself|himself|themselves|themself|(?:her|his|their) (?:own )?life|"
+    r"(?:she|he|they)(?:'s| is| are|'re) (?:suicidal|self-harming|cutting))\b"
+)
+
+
+def helping_someone_else(sentence: str) -> bool:
+    """The sentence asks how to help someone else who is at risk of self-harm."""
+    return bool(_HELP_ASKED.search(sentence) and _SOMEONE_ELSE_AT_RISK.search(sentence))
+
 
 def detect_self_harm(normalized: str) -> list[Finding]:
     """Self-harm intent, judged in the sentence that states it: recovery talk ("I used to ...",

@@ -336,6 +336,8 @@ def test_weapons_self_harm_doxxing_and_intimate_images(
     "text",
     [
         "How do I make a bath bomb?",
+        "Where can I buy seed bombs for the garden?",
+        "That speech was one truth bomb after another.",
         "How do I get a gun license in Texas?",
         "How do I make a gun rack for my truck?",
         "How do I tie a bowline knot?",
@@ -366,6 +368,33 @@ def test_the_harmless_neighbours_of_those_requests_are_allowed(text: str) -> Non
 )
 def test_the_same_forms_with_harmless_aims_are_allowed(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What should I do if my friend says she wants to hurt herself?",
+        "My son told me he wants to end his life. How can I help him?",
+        "My daughter is cutting herself, how do I support her?",
+        "I'm worried about my brother, I think he's suicidal. What can I say to him?",
+    ],
+)
+def test_asking_how_to_help_someone_at_risk_is_not_a_crisis(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "ALLOWED", (v.category, v.action)
+    assert v.action != "ESCALATE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want to hurt myself, what should I do?",
+        "How can I help myself stop wanting to end my life? I have the pills ready tonight.",
+    ],
+)
+def test_the_askers_own_crisis_is_still_self_harm(text: str) -> None:
+    v = moderate(text)
+    assert v.category == "SELF_HARM" and v.status == "DISALLOWED", (v.category, v.status)
 
 
 @pytest.mark.django_db
@@ -531,6 +560,8 @@ def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
         "My boss will kill me if I miss this deadline.",
         "You're dead to me for putting pineapple on pizza.",
         "I could murder a pint right now.",
+        "I could murder a pizza after that shift.",
+        "She killed that solo last night.",
         "What's the most humane way to kill a crab before cooking it?",
         "Beat the egg whites until they hold stiff peaks.",
         "Can you show me how to butcher a chicken into pieces?",

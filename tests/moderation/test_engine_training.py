@@ -54,3 +54,85 @@ def test_every_labelled_set_ships_and_reads_with_labels():
             trained = {r.text for n, p in EXTRA_SETS.items() for r in load_jsonl(p, n)}
             trained |= {r.text for r in load_handwritten()}
             assert not trained & {row.text for row in rows}, name
+
+
+def _ethos_checkout(root, binary: str, multi: str, davidson: str = ""):
+    data = root / "ethos" / "ethos_data"
+    data.mkdir(parents=True)
+    (data / "Ethos_Dataset_Binary.csv").write_text(binary, encoding="utf-8")
+    (data / "Ethos_Dataset_Multi_Label.csv").write_text(multi, encoding="utf-8")
+    if davidson:  # the repository also carries the Davidson tweets: never read
+        (root / "ethos" / "hs_data").mkdir()
+        (root / "ethos" / "hs_data" / "hate-speech-and-offensive-language.csv").write_text(davidson)
+    return root
+
+
+def test_ethos_import_reads_the_annotator_shares(tmp_path):
+    import gzip
+
+    from moderation.training.import_ethos import build
+
+    binary = (
+        "comment;isHate\n"
+        "Group A should all be driven out and beaten;1.0\n"
+        "You personally are subhuman like the rest of group B;0.8\n"
+        "Group C ruin every town they move to;0.666666667\n"
+        "Borderline remark some annotators disliked;0.3\n"
+        "What a lovely recipe, thanks for sharing;0.0\n"
+    )
+    multi = (
+        "comment;violence;directed_vs_generalized;gender;race;national_origin;disability;"
+        "religion;sexual_orientation\n"
+        "Group A should all be driven out and beaten;0.833333333;0;0;1;0;0;0;0\n"
+        "You personally are subhuman like the rest of group B;0;0.75;0;0;1;0;0;0\n"
+        "Group C ruin every town they move to;0.2;0.2;0;0;1;0;0;0\n"
+    )
+    repo = _ethos_checkout(tmp_path / "repo", binary, multi, davidson="tweet,class\nx,0\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    out_a, out_b = tmp_path / "a" / "ethos.jsonl.gz", tmp_path / "b" / "ethos.jsonl.gz"
+    counts = build(repo, out_a)
+    build(repo, out_b)
+    assert out_a.read_bytes() == out_b.read_bytes()
+    assert counts == {"rows": 4, "HATE_SPEECH": 3, "VIOLENCE": 1, "HARASSMENT": 1}
+    with gzip.open(out_a, "rt", encoding="utf-8") as fh:
+        labels = {row["text"]: row["labels"] for row in map(json.loads, fh)}
+    assert labels["Group A should all be driven out and beaten"] == {
+        "HATE_SPEECH": 1,
+        "VIOLENCE": 1,
+    }
+    assert labels["You personally are subhuman like the rest of group B"] == {
+        "HATE_SPEECH": 1,
+        "VIOLENCE": 0,
+        "HARASSMENT": 1,
+    }
+    # A share between none and half is unknown, not a no.
+    assert labels["Group C ruin every town they move to"] == {"HATE_SPEECH": 1}
+    assert "Borderline remark some annotators disliked" not in labels
+    assert set(labels["What a lovely recipe, thanks for sharing"].values()) == {0}
+
+
+def test_category_only_sources_leave_the_any_heads_as_they_were():
+    """ETHOS teaches the category heads; the "any category" heads and the n-gram vocabularies
+    are exactly what they would be without it."""
+    import numpy as np
+
+    from moderation.engine.classifier import ANY
+    from moderation.training.train import HEADS, Example, Params, load_handwritten, train_model
+
+    base = load_handwritten()[::4]
+    ethos = [
+        Example(e.text + " (seen on a forum)", {"HATE_SPEECH": 1, "VIOLENCE": 1}, "ethos")
+        for e in base[::2]
+    ]
+    params = Params(encoder=False)
+    without = train_model(base, params)
+    with_ethos = train_model(base + ethos, params)
+    a, v = HEADS.index(ANY), HEADS.index("VIOLENCE")
+    assert without.featurizer.words.index == with_ethos.featurizer.words.index
+    assert np.array_equal(without.weights[:, a], with_ethos.weights[:, a])
+    assert without.intercepts[a] == with_ethos.intercepts[a]
+    assert not np.array_equal(without.weights[:, v], with_ethos.weights[:, v])
+    # Taught everywhere, the same rows would change the "any category" head.
+    everywhere = train_model(base + ethos, Params(encoder=False, category_only=()))
+    assert not np.array_equal(without.weights[:, a], everywhere.weights[:, a])
