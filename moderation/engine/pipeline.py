@@ -174,6 +174,24 @@ def _names_a_group(normalized: str) -> bool:
     return bool(_GROUP_WORDS.search(normalized) or lexicon.lexicon_counts(normalized)["slur"])
 
 
+_GROUP_IS = re.compile(rf"(?:{_GROUP_WORDS.pattern})\s+(?:are|is|r)\s+(?P<said>[^.!?,;]{{0,40}})")
+
+
+# Swear words that only intensify the next word ("so fucking funny"): they call nobody anything.
+_INTENSIFIER = re.compile(
+    r"\b(?:fucking|fuckin|fcking|fking|fuking|effing|freaking|frigging|bloody|damn|damned|"
+    r"goddamn|hella)\b"
+)
+
+
+def _calls_a_group_profane(normalized: str) -> bool:
+    """A swear word said of a group ("women are bitches"): an insult to the group, not swearing."""
+    return any(
+        lexicon.PROFANITY_RE.search(_INTENSIFIER.sub(" ", m.group("said")))
+        for m in _GROUP_IS.finditer(normalized)
+    )
+
+
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
     out = {}
     for head, value in model.thresholds.items():
@@ -237,7 +255,11 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # With no category head over its own bar, the "any category" head only says the text
         # is unsafe; a rule that found what it is unsafe for already says so, and better.
         learned_hit = False
-    if learned_hit and any(f.category == "PROFANITY" for f in findings):
+    if (
+        learned_hit
+        and any(f.category == "PROFANITY" for f in findings)
+        and not _calls_a_group_profane(normalized)
+    ):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
         # words are taken out was raised by them only.
         clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
@@ -315,6 +337,10 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         reporting = (
             hints.news
             or (hints.fiction and category in ("VIOLENCE", "HARASSMENT"))
+            or (
+                category in ("VIOLENCE", "HARASSMENT")
+                and all(rules.asks_about_history(c) for c in carriers)
+            )
             or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
         )
         recovering = category == "SELF_HARM" and all(

@@ -1330,6 +1330,31 @@ _FICTION = re.compile(
     r"call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
 )
 
+# Named historical violence: "how were people killed in the Holocaust" asks about history.
+_HISTORY = re.compile(
+    r"\b(?:the holocaust|holodomor|genocides?|the crusades?|world war (?:i|ii|one|two|1|2)|"
+    r"ww ?(?:1|2|i|ii)|wwii|the nazis|nazi germany|the third reich|the inquisition|hiroshima|"
+    r"nagasaki|khmer rouge|killing fields|rwanda\w*|srebrenica|the civil war|the blitz|"
+    r"pearl harbou?r|the gulag|the (?:french|russian|cultural) revolution|the (?:roman|ottoman|"
+    r"mongol|aztec|british) empire|the romans|the vikings|medieval|ancient|in the \d{2,4}s|"
+    r"(?:\d{1,2}(?:st|nd|rd|th)|\w+teenth) century|the battle of|the siege of|the massacre of)\b"
+)
+
+_QUESTION = re.compile(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")
+_CALL_TO_ACT = re.compile(
+    r"\b(?:should|must|ought|let'?s|need to|will|'ll|gonna|going to|deserve)\b"
+)
+
+
+def asks_about_history(sentence: str) -> bool:
+    """A question about named historical violence, that calls for nothing ("we should do what
+    the Nazis did" is a call, not a question; denial and praise are read by other rules)."""
+    return bool(
+        _HISTORY.search(sentence)
+        and _QUESTION.search(sentence.strip())
+        and not _CALL_TO_ACT.search(sentence)
+    )
+
 
 @dataclass(frozen=True)
 class ContextHints:

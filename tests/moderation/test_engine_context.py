@@ -44,6 +44,28 @@ def test_defect_1_the_most_serious_category_names_the_verdict() -> None:
     assert v.category == "VIOLENCE" and "PROFANITY" in v.detected_signals
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Women are such bitches.", "Women are a b i t c h", "Black people are a bunch of assholes."],
+)
+def test_defect_1_a_swear_word_said_of_a_group_is_hate_not_swearing(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Men are so fucking funny.",
+        "This fucking printer is broken again.",
+        "Fuck, I love my gay friends.",
+    ],
+)
+def test_swearing_that_insults_no_one_is_only_profanity(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "ALLOWED" and v.category == "PROFANITY", (v.category, v.status)
+
+
 @pytest.mark.django_db
 def test_defect_2_an_unrelated_quoted_word_does_not_soften(api_client: APIClient) -> None:
     base = "Immigrants are vermin and a plague on this country."
@@ -368,6 +390,28 @@ def test_the_harmless_neighbours_of_those_requests_are_allowed(text: str) -> Non
 )
 def test_the_same_forms_with_harmless_aims_are_allowed(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How did they kill people in the Holocaust?",
+        "Why did the Nazis murder so many people in World War 2?",
+        "How were prisoners executed in medieval times?",
+    ],
+)
+def test_questions_about_historical_violence_are_allowed(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "ALLOWED", (v.category, v.action)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We should do to them what the Nazis did.", "I will kill you like they did in the Holocaust."],
+)
+def test_history_named_in_a_call_to_violence_is_still_violence(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "VIOLENCE", (v.category, v.status)
 
 
 @pytest.mark.parametrize(
