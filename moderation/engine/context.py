@@ -181,10 +181,13 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             None,
         ),
         (
-            r"\b(?:kill(?:s|ed|ing)?|destroy(?:s|ed|ing)?)\s+(?:\w+\s+)?(?:weeds|bacteria|germs|"
-            r"viruses|mold|mould|pests|bugs|aphids|lice|fleas|ants|roaches|mosquitoes|"
+            r"\b(?:kill(?:s|ed|ing)?|destroy(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|"
+            r"get(?:ting)? rid of)\s+(?:\w+\s+)?(?:\w+'s\s+)?(?:weeds?|bacteria|germs?|"
+            r"viruse?s?|mold|mould|pests?|bugs?|bed ?bugs?|aphids?|lice|louse|fleas?|ticks?|"
+            r"mites?|ants?|roach(?:es)?|cockroach(?:es)?|mosquito(?:e?s)?|flies|fly|gnats?|"
+            r"wasps?|hornets?|spiders?|termites?|moths?|slugs?|snails?|weevils?|mice|mouse|"
             r"cancer cells|tumou?rs?|the infection)\b",
-            None,
+            "swat the bug",
         ),
         (
             r"\b(?:shoot(?:ing)?|shot)\s+(?:a |the |some |my |our )?(?:photos?|pictures?|video|"
@@ -219,6 +222,10 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\b(?:hangend\w*|abgesturzt\w*|eingefroren\w*)\s+(?=(?:prozess|programm|task|"
             r"dienst|server|container|app|anwendung))",
             "blockierten ",
+        ),
+        (
+            r"\bchok(?:e|es|ed|ing)\s+(?:the|a|my|your) (?:car|engine|motor|carb\w*|bike)\b",
+            "prime it",
         ),
         (
             r"\b(?:tuer|killer|terminer|arreter)\s+(?:le |la |les |un |une |ce |cette )?"

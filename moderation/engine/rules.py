@@ -1337,12 +1337,15 @@ _HISTORY = re.compile(
     r"nagasaki|khmer rouge|killing fields|rwanda\w*|srebrenica|the civil war|the blitz|"
     r"pearl harbou?r|the gulag|the (?:french|russian|cultural) revolution|the (?:roman|ottoman|"
     r"mongol|aztec|british) empire|the romans|the vikings|medieval|ancient|in the \d{2,4}s|"
-    r"(?:\d{1,2}(?:st|nd|rd|th)|\w+teenth) century|the battle of|the siege of|the massacre of)\b"
+    r"(?:\d{1,2}(?:st|nd|rd|th)|\w+teenth) century|the battle of|the siege of|the massacre of|"
+    r"terrorist attacks?|terror attacks?|9 ?/ ?11|september 11(?:th)?|the troubles|apartheid|"
+    r"slavery|the slave trade|lynchings)\b"
 )
 
 _QUESTION = re.compile(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")
 _CALL_TO_ACT = re.compile(
-    r"\b(?:should|must|ought|let'?s|need to|will|'ll|gonna|going to|deserve)\b"
+    r"\b(?:should|must|ought|let'?s|need to|will|'ll|gonna|going to|deserve|"
+    r"(?:do|can|could|would|might) (?:i|we|you|one)|why don'?t (?:we|you))\b"
 )
 
 
@@ -1424,6 +1427,8 @@ _VICTIM = (
     rf"(?:my|his|her|their|our|your|a) (?:\w+'?s? )?{_RELATION}|"
     r"(?:my|his|her|their|our|your|a|the) (?:\w+'?s? )?(?:dog|cat|puppy|kitten|pet|horse)|"
     r"(?:an? )?(?:old|elderly) (?:man|woman|person|people))"
+    # Not the owner of what is named next: "get rid of my cat's fleas".
+    r"(?!'s\b)"
 )
 _HURT = (
     r"(?:hurt|injure|harm|poison|kill|murder|stab|strangle|choke|suffocate|smother|drown|drug|"
@@ -1444,6 +1449,10 @@ _HARMFUL_HOWTO = re.compile(
     rf"(?:out|up|off)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
     rf"killing|a body|the body|assault|rape)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|plan|commit|execute|pull off|organi[sz]e|"
+    rf"stage|launch)\s+(?:an? |the |my )?(?:\w+ )?(?:terrorist attack|terror attack|bombing|"
+    rf"mass shooting|school shooting|shooting spree|massacre|suicide (?:bombing|attack)|"
+    rf"ramming attack|stabbing spree|hijacking|attack on (?:a|an|the) \w+)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:(?:make|build)\s+(?:an? )?(?:untraceable |ghost |"
     rf"homemade )?(?:gun|firearm|poison|nerve agent|ricin|sarin|anthrax|toxin)|(?:get|buy)\s+"
     rf"(?:an? )?(?:(?:untraceable|ghost) (?:gun|firearm)|poison|nerve agent|ricin|sarin|anthrax|"
