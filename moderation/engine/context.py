@@ -97,6 +97,18 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"(?:literally |actually |absolutely )?(?:kill|murder|end) (?=me\b)",
             r"\g<who> will be angry with ",
         ),
+        # A slur's homonym on the plate or in the hearth: faggots (meatballs) and peas, a bundle
+        # of faggots (firewood).
+        (
+            r"\bfaggots?(?= (?:and|with|in) (?:peas|mushy peas|gravy|mash|chips|onion gravy)\b)",
+            "meatballs",
+        ),
+        (
+            r"\b(?P<pre>had|ate|eat|cook|cooked|made|bake|baked|bought|buy|some|pork|beef) "
+            r"faggots\b(?= (?:and|with|for|in)\b)",
+            r"\g<pre> meatballs",
+        ),
+        (r"\b(?P<pre>bundles? of) faggots\b", r"\g<pre> sticks"),
         # Cooking and fishing: kill a lobster, butcher a chicken, beat egg whites, bleed a fish.
         (
             r"\b(?:kill(?:s|ed|ing)?|butcher(?:s|ed|ing)?|bleed(?:s|ing)?|bled|gut(?:s|ted|ting)?|"
@@ -294,7 +306,10 @@ NEGATION = re.compile(
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
-    r"\b(?:nothing (?:but|more than)|no better than|never(?:,? ever)? stop|not (?:even )?(?:a )?"
+    r"\b(?:nothing (?:but|more than)|no better than|never(?:,? ever)? stop|no (?:\w+ ){1,3}"
+    r"deserves? to (?:live|exist|breathe|be alive)\b(?! in| like| with| under| without)|"
+    r"(?:don'?t|doesn'?t|do not|does not) deserve (?:to live|to exist|rights|respect|anything)|"
+    r"not (?:even )?(?:a )?"
     r"(?:person|human|real \w+)|(?:isn'?t|aren'?t|is not|are not) (?:a )?(?:person|people|"
     r"human)|something (?:they|he|she)(?:'re| are|'s| is) not|(?:i'?d|i would|i will|i'?ll) "
     r"never (?:let|allow|trust|hire|rent to|vote for) (?:a|an|any|those|these|them|one of "

@@ -229,6 +229,8 @@ def test_defect_7_protective_questions_are_allowed(text: str) -> None:
         "Trans women are revolting and I will never, ever stop hating them.",
         "I'd never let a gay man babysit my son, and we all know why.",
         "I think lesbians are all perverts pretending to be something they're not.",
+        "No Muslim deserves to live.",
+        "Gay people don't deserve rights.",
     ],
 )
 def test_a_negation_that_asserts_does_not_clear_hate(text: str) -> None:
@@ -242,6 +244,7 @@ def test_a_negation_that_asserts_does_not_clear_hate(text: str) -> None:
         "Disabled people are not a burden.",
         "I would never let anyone bully my trans friend.",
         "Muslims are not terrorists.",
+        "No child deserves to live in poverty.",
     ],
 )
 def test_a_negation_that_denies_still_clears_it(text: str) -> None:
@@ -595,6 +598,21 @@ def test_condemning_words_about_a_group_are_not_counter_speech(text: str) -> Non
     v = moderate(text)
     assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH"
     assert not supportive(normalize(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had faggots and peas for dinner in Wales.",
+        "We bought pork faggots for tea.",
+        "Gather a bundle of faggots for the fire.",
+    ],
+)
+def test_a_slurs_harmless_homonym_is_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+    # The word aimed at people is still a slur.
+    v = moderate("Those faggots and their parade make me sick.")
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH"
 
 
 def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
