@@ -413,6 +413,17 @@ _HATE_STATEMENT = re.compile(
     rf"\bi hate (?:all\s+)?{_GROUP}|\b(?:death to|no more)\s+{_GROUP}"
 )
 
+# A call, often put as a question, to repeat racist or genocidal violence: "why don't we bring
+# back lynchings?", "let's do to them what the Nazis did". Its "don't" is no denial.
+_HATE_CALL = re.compile(
+    r"\b(?:why (?:don'?t|do not) (?:we|you|they)|why not|how about (?:we )?|let'?s|we should|"
+    r"we need to|we must|time to|someone should|somebody should)\s+(?:just\s+|finally\s+)?"
+    r"(?:bring back (?:the )?(?:lynchings?|lynch mobs?|the camps|concentration camps|the gas "
+    r"chambers|the ovens|the final solution)|do (?:to (?:them|those \w+|these \w+) )?what "
+    r"(?:the )?(?:nazis|hitler|the kkk) did|finish (?:what|the job) (?:hitler|the nazis) "
+    r"started)"
+)
+
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
@@ -423,6 +434,8 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
 
 def _hate_statement(normalized: str) -> bool:
     for sentence in sentences(normalized):
+        if _HATE_CALL.search(sentence):
+            return True
         for pattern in (_HATE_STATEMENT, _FOREIGN_HATE):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True

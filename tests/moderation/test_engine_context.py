@@ -252,6 +252,21 @@ def test_a_negation_that_denies_still_clears_it(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Why don't we bring back lynchings?",
+        "Why don't we do to them what the Nazis did?",
+        "Let's finish what Hitler started.",
+    ],
+)
+def test_a_call_to_repeat_racist_violence_put_as_a_question_is_hate(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+    # Asking about the same history is not.
+    assert moderate("Why did the Nazis build concentration camps?").status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         # A hurting verb with its particle, a relative the first list did not name, a pet.
@@ -424,7 +439,7 @@ def test_questions_about_historical_violence_are_allowed(text: str) -> None:
 )
 def test_history_named_in_a_call_to_violence_is_still_violence(text: str) -> None:
     v = moderate(text)
-    assert v.status == "DISALLOWED" and v.category == "VIOLENCE", (v.category, v.status)
+    assert v.status == "DISALLOWED" and v.category in ("VIOLENCE", "HATE_SPEECH"), v.category
 
 
 @pytest.mark.parametrize(
