@@ -24,13 +24,11 @@ Content warning: most rows ask for harmful help; never print them.
 from __future__ import annotations
 
 import csv
-import gzip
-import hashlib
-import json
 import sys
 from pathlib import Path
 
 from moderation.engine.classifier import ANY, LEARNED_CATEGORIES
+from moderation.training.labelled import write_labelled
 
 OUT = Path(__file__).resolve().parent / "data" / "ailuminate.jsonl.gz"
 FILES = (
@@ -67,16 +65,7 @@ def build(repo: Path, out: Path = OUT) -> dict[str, int]:
                 labels = labels_for(record["hazard"])
                 if labels is not None and len(text) >= 8:
                     rows.setdefault(text, labels)
-    ordered = sorted(
-        rows.items(), key=lambda r: hashlib.sha1(r[0].encode(), usedforsecurity=False).hexdigest()
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lines = "".join(
-        json.dumps({"text": t, "labels": labels}, ensure_ascii=False, sort_keys=True) + "\n"
-        for t, labels in ordered
-    )
-    with gzip.GzipFile(out, "wb", mtime=0) as fh:
-        fh.write(lines.encode("utf-8"))
+    ordered = write_labelled(rows.items(), out)
     unsafe = sum(1 for _, labels in ordered if any(labels.values()))
     return {"rows": len(ordered), "unsafe": unsafe, "safe": len(ordered) - unsafe}
 

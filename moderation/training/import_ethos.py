@@ -24,13 +24,11 @@ Content warning: the hate rows are offensive; never print them.
 from __future__ import annotations
 
 import csv
-import gzip
-import hashlib
-import json
 import sys
 from pathlib import Path
 
 from moderation.engine.classifier import LEARNED_CATEGORIES
+from moderation.training.labelled import write_labelled
 
 OUT = Path(__file__).resolve().parent / "data" / "ethos.jsonl.gz"
 DATA = Path("ethos") / "ethos_data"
@@ -74,16 +72,7 @@ def build(repo: Path, out: Path = OUT) -> dict[str, int]:
         labels = labels_for(row["isHate"], aspects.get(text))
         if labels is not None and len(text) >= 8:
             chosen[text] = labels
-    rows = sorted(
-        chosen.items(), key=lambda r: hashlib.sha1(r[0].encode(), usedforsecurity=False).hexdigest()
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lines = "".join(
-        json.dumps({"text": t, "labels": labels}, ensure_ascii=False, sort_keys=True) + "\n"
-        for t, labels in rows
-    )
-    with gzip.GzipFile(out, "wb", mtime=0) as fh:
-        fh.write(lines.encode("utf-8"))
+    rows = write_labelled(chosen.items(), out)
     counts = {"rows": len(rows)}
     for category in ("HATE_SPEECH", "VIOLENCE", "HARASSMENT"):
         counts[category] = sum(labels.get(category) == 1 for _, labels in rows)

@@ -11,13 +11,11 @@ Content warning: the hate rows are offensive; never print them.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
 import sys
 from pathlib import Path
 
 from moderation.engine.classifier import LEARNED_CATEGORIES
+from moderation.training.labelled import write_labelled
 
 OUT = Path(__file__).resolve().parent / "data" / "toxigen.jsonl.gz"
 
@@ -40,14 +38,7 @@ def build(repo: Path, out: Path = OUT) -> dict[str, int]:
     neutral -= hate
     rows = [(t, {"HATE_SPEECH": 1}) for t in hate]
     rows += [(t, dict.fromkeys(LEARNED_CATEGORIES, 0)) for t in neutral]
-    rows.sort(key=lambda r: hashlib.sha1(r[0].encode(), usedforsecurity=False).hexdigest())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lines = "".join(
-        json.dumps({"text": t, "labels": labels}, ensure_ascii=False, sort_keys=True) + "\n"
-        for t, labels in rows
-    )
-    with gzip.GzipFile(out, "wb", mtime=0) as fh:
-        fh.write(lines.encode("utf-8"))
+    write_labelled(rows, out)
     return {"hate": len(hate), "neutral": len(neutral)}
 
 
