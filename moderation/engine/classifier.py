@@ -22,6 +22,13 @@ out-of-fold logits of the tuning data (stacking, which is also the calibration).
 costs tens of milliseconds on a long text, so it runs only when the n-gram tier's "any
 category" probability reaches `gate` (chosen in training so that almost no unsafe tuning text
 falls below it); below the gate the n-gram tier's own calibrated probabilities stand.
+
+Last, the "any category" probability takes in the most likely category's (`any_blend`): a
+two-input logistic regression on both logits, fitted like the stacking, may only raise the
+"any category" logit, and the result is Platt-scaled again. The category heads learn from more
+sets than the "any category" head (README.md in `moderation/training/`), so where they are sure
+and it is not, they catch what it misses; where it is sure, it stands (on texts unlike the
+tuning data the category heads alone rank worse than it does).
 """
 
 from __future__ import annotations
@@ -107,6 +114,27 @@ def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
     """The semantic tier's input for a normalised text: both encoders' embeddings."""
     clipped = clip(normalized)
     return np.concatenate([encoder.encode(clipped), multilingual.encode(clipped)])
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1.0 - 1e-6)
+    return math.log(p / (1.0 - p))
+
+
+def blend_any(blend: tuple[float, float, float, float, float], p_any: float, p_top: float) -> float:
+    """The final "any category" probability from the ANY head's and the top category's."""
+    a, b, c, slope, offset = blend
+    z_any = logit(p_any)
+    z = max(z_any, a * z_any + b * logit(p_top) + c)
+    z = min(max(slope * z + offset, -30.0), 30.0)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _blend_of(values: list[float] | None) -> tuple[float, float, float, float, float] | None:
+    if values is None:
+        return None
+    a, b, c, slope, offset = (float(v) for v in values)
+    return a, b, c, slope, offset
 
 
 def clip(text: str) -> str:
@@ -198,6 +226,9 @@ class Model:
     stack: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     # The n-gram tier's calibrated "any category" probability from which the encoder runs.
     gate: float = 0.0
+    # The final blend, on logits: ("any category" weight, top category weight, offset) of the
+    # combination, then (slope, offset) of the Platt scaling of max(ANY logit, combination).
+    any_blend: tuple[float, float, float, float, float] | None = None
 
     @property
     def has_encoder(self) -> bool:
@@ -241,13 +272,16 @@ class Model:
         probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
         }
-        if not semantic or not self.has_encoder or probs[ANY] < self.gate:
-            return probs
-        encoded = self.encoder_logits(normalized)
-        return {
-            head: self.combine(head, float(z), float(e))
-            for head, z, e in zip(self.heads, raw, encoded, strict=True)
-        }
+        if semantic and self.has_encoder and probs[ANY] >= self.gate:
+            encoded = self.encoder_logits(normalized)
+            probs = {
+                head: self.combine(head, float(z), float(e))
+                for head, z, e in zip(self.heads, raw, encoded, strict=True)
+            }
+        if self.any_blend is not None:
+            top = max(probs[c] for c in self.heads if c != ANY)
+            probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
+        return probs
 
     def to_json(self) -> dict[str, Any]:
         f = self.featurizer
@@ -279,6 +313,7 @@ class Model:
             ),
             "stack": {k: [round(x, 6) for x in v] for k, v in sorted(self.stack.items())},
             "gate": round(self.gate, 6),
+            "any_blend": None if self.any_blend is None else [round(x, 6) for x in self.any_blend],
         }
 
     @classmethod
@@ -320,6 +355,7 @@ class Model:
                 k: (float(a), float(b), float(c)) for k, (a, b, c) in data.get("stack", {}).items()
             },
             gate=float(data.get("gate", 0.0)),
+            any_blend=_blend_of(data.get("any_blend")),
         )
 
     def save(self, path: Path) -> None:

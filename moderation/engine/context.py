@@ -185,6 +185,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             None,
         ),
         (r"\bkill(?:ing)?\s+(?:some\s+)?time\b", "pass time"),
+        # Waking late is about sleep, not about never waking: "will I not wake up in time".
+        (r"\b(?:not |never )?wak(?:e|ing) up (?:in time|on time|too late|late)\b", "oversleep"),
         # Nature, history, disease and games.
         (
             r"\b(?:what|which \w+|who|that|this)\s+(?:\w+\s+)?(?:killed|wiped out|ended)\s+"

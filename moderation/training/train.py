@@ -87,6 +87,8 @@ class Params:
     encoder_c: float = 2.0
     # Share of unsafe dev tuning texts the gate may leave to the n-gram tier alone.
     gate_miss: float = 0.05
+    # Blend the "any category" probability with the top category's (classifier.blend_any).
+    any_blend: bool = True
 
 
 DEFAULT_PARAMS = Params()
@@ -350,6 +352,12 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return result
 
 
+def _logit(p: np.ndarray) -> np.ndarray:
+    clipped = np.clip(p, 1e-6, 1.0 - 1e-6)
+    result: np.ndarray = np.log(clipped / (1.0 - clipped))
+    return result
+
+
 def _stack(lin: np.ndarray, enc: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """(n-gram weight, encoder weight, offset) of a logistic fit of `y` on both logits."""
     if len(set(y.tolist())) < 2:
@@ -365,6 +373,7 @@ class Calibration:
     thresholds: dict[str, float]
     stack: dict[str, tuple[float, float, float]]
     gate: float
+    any_blend: tuple[float, float, float, float, float] | None = None
 
 
 def fit_calibration(
@@ -416,6 +425,16 @@ def fit_calibration(
             gate = float(unsafe[int(len(unsafe) * params.gate_miss)])
         below = lin_probs[:, 0] < gate
         used_probs[below] = lin_probs[below]
+    any_blend = None
+    if params.any_blend:
+        keep = [i for i in dev if rows[i].unsafe is not None]
+        y = np.array([rows[i].unsafe for i in keep], dtype=np.int64)
+        z_any, z_top = _logit(used_probs[:, 0]), _logit(used_probs[:, 1:].max(axis=1))
+        a, b, c = _stack(z_any[keep], z_top[keep], y)
+        z = np.maximum(z_any, a * z_any + b * z_top + c)
+        slope, offset = _platt(z[keep], y)
+        any_blend = (a, b, c, slope, offset)
+        used_probs[:, 0] = _sigmoid(slope * z + offset)
     thresholds: dict[str, float] = {}
     for h, head in enumerate(HEADS):
         keep = [i for i in dev if _target(rows[i], head) is not None]
@@ -425,7 +444,7 @@ def fit_calibration(
         max_fpr = params.max_fpr if head == ANY else 1.0
         probs = used_probs[keep, h]
         thresholds[head] = best_threshold(probs, y, max_fpr) if y.any() else 0.5
-    return Calibration(platt, thresholds, stack, gate)
+    return Calibration(platt, thresholds, stack, gate, any_blend)
 
 
 def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAMS) -> Model:
@@ -435,6 +454,7 @@ def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAM
     model.calibration = fitted.platt
     model.stack = fitted.stack
     model.gate = fitted.gate
+    model.any_blend = fitted.any_blend
     model.meta["calibration"] = (
         "Platt scaling (n-gram tier) and stacking (both tiers) on 4-fold out-of-fold logits "
         "of the dev rows"

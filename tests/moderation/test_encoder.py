@@ -12,6 +12,7 @@ from moderation.engine.classifier import (
     ANY,
     LEARNED_CATEGORIES,
     SEMANTIC_DIM,
+    blend_any,
     get_model,
     semantic_vector,
 )
@@ -100,17 +101,25 @@ def test_gate_decides_whether_the_encoder_runs():
     text = "you are a worthless idiot and everyone hates you"
     raw = model.logits(text)
     ngram_only = {h: model.calibrate(h, float(z)) for h, z in zip(model.heads, raw, strict=True)}
+    # The final "any category" blend applies to whichever tier's probabilities stand.
+    assert model.any_blend is not None
+
+    def blended(probs: dict[str, float]) -> dict[str, float]:
+        assert model.any_blend is not None
+        top = max(p for h, p in probs.items() if h != ANY)
+        return {**probs, ANY: blend_any(model.any_blend, probs[ANY], top)}
+
     closed = dataclasses.replace(model, gate=1.01)
-    assert closed.predict(text) == ngram_only
+    assert closed.predict(text) == blended(ngram_only)
     opened = dataclasses.replace(model, gate=0.0)
     semantic = model.encoder_logits(text)
     expected = {
         h: model.combine(h, float(z), float(e))
         for h, z, e in zip(model.heads, raw, semantic, strict=True)
     }
-    assert opened.predict(text) == expected
-    assert opened.predict(text) != ngram_only
-    assert opened.predict(text, semantic=False) == ngram_only
+    assert opened.predict(text) == blended(expected)
+    assert opened.predict(text) != blended(ngram_only)
+    assert opened.predict(text, semantic=False) == blended(ngram_only)
 
 
 def test_artifact_round_trips_the_semantic_tier(tmp_path):

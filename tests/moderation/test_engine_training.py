@@ -153,3 +153,59 @@ def test_the_shipped_sets_are_what_the_shared_writer_writes(tmp_path):
         out = tmp_path / name / shipped.name
         write_labelled(reversed(rows), out)
         assert out.read_bytes() == shipped.read_bytes(), name
+
+
+def _blended_model(any_blend):
+    from moderation.training.train import Params, load_handwritten, train_model
+
+    model = train_model(load_handwritten()[::3], Params(encoder=False))
+    model.any_blend = any_blend
+    return model
+
+
+def test_the_any_probability_blends_in_the_top_category():
+    """With a blend, "any category" is a logistic function of the ANY head's and the most
+    likely category's logits; the artifact keeps the blend."""
+    import math
+
+    from moderation.engine.classifier import ANY, Model, blend_any, logit
+    from moderation.engine.normalize import normalize
+
+    blend = (0.5, 0.5, 0.0, 1.2, -0.1)
+    plain = _blended_model(None)
+    blended = _blended_model(blend)
+    text = normalize("I will find you and break every bone in your body")
+    before, after = plain.predict(text), blended.predict(text)
+    top = max(p for head, p in before.items() if head != ANY)
+    assert {h: p for h, p in after.items() if h != ANY} == {
+        h: p for h, p in before.items() if h != ANY
+    }
+    assert after[ANY] == blend_any(blend, before[ANY], top)
+    z = max(logit(before[ANY]), 0.5 * logit(before[ANY]) + 0.5 * logit(top))
+    assert abs(after[ANY] - 1 / (1 + math.exp(-(1.2 * z - 0.1)))) < 1e-9
+    # The top category can raise the "any category" logit, never lower it.
+    same = (1.0, 1.0, 0.0, 1.0, 0.0)
+    assert blend_any(same, 0.5, 0.9) > blend_any(same, 0.5, 0.6) > 0.5
+    assert blend_any(same, 0.5, 0.2) == blend_any(same, 0.5, 0.01) == 0.5
+    restored = Model.from_json(json.loads(json.dumps(blended.to_json())))
+    assert restored.any_blend == blend
+    assert restored.predict(text)[ANY] == after[ANY]
+    assert Model.from_json(json.loads(json.dumps(plain.to_json()))).any_blend is None
+
+
+def test_calibration_fits_the_blend_on_dev_rows_and_thresholds_what_the_engine_uses():
+    """The blend is fitted on out-of-fold probabilities of the dev rows; when the category
+    heads know something the "any category" head does not, it gives them weight, and the
+    "any category" threshold is chosen on the blended probability."""
+    from moderation.training.train import Example, Params, fit_calibration, load_handwritten
+
+    rows = load_handwritten()
+    dev = [Example(e.text, e.labels, "dev") for e in rows[::2]]
+    rest = rows[1::2]
+    params = Params(encoder=False)
+    fitted = fit_calibration(dev + rest, params)
+    assert fitted.any_blend is not None
+    a, b, _, slope, _ = fitted.any_blend
+    assert a > 0 and b > 0 and slope > 0
+    assert 0.05 <= fitted.thresholds["ANY"] <= 0.95
+    assert fit_calibration(dev + rest, Params(encoder=False, any_blend=False)).any_blend is None
