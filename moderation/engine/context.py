@@ -324,7 +324,8 @@ _HOSTILE = re.compile(
     r"can'?t stand|sick of|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
     r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
-    r"normal|real (?:men|women))|don'?t deserve|shouldn'?t (?:be allowed|exist|have|live|vote)|"
+    r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
+    r"(?:be allowed|exist|have|live|vote)|"
     r"get out|go home|leave (?:our|my|this) country)\b"
 )
 _SUPPORT = re.compile(

@@ -231,6 +231,8 @@ def test_defect_7_protective_questions_are_allowed(text: str) -> None:
         "I think lesbians are all perverts pretending to be something they're not.",
         "No Muslim deserves to live.",
         "Gay people don't deserve rights.",
+        # The spelled-out negation reads as the contracted one ("shouldn't exist").
+        "Gay people should not exist.",
     ],
 )
 def test_a_negation_that_asserts_does_not_clear_hate(text: str) -> None:
