@@ -31,7 +31,13 @@ from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream
 from tests.servers import running_nova
 
-pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True), pytest.mark.slow]
+# The timeout covers every operation's cases together (about 80 s alone on a slow machine, and
+# past the default 120 s when other suites share its two cores).
+pytestmark = [
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+]
 
 MAX_EXAMPLES = 25
 # Filled by the fixture before any case runs: the fuzz key's Authorization header, and ids of
