@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -116,21 +116,59 @@ def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
     return np.concatenate([encoder.encode(clipped), multilingual.encode(clipped)])
 
 
-def logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1.0 - 1e-6)
-    return math.log(p / (1.0 - p))
+# ("any category" weight, top category weight, offset) of the combination, then (slope, offset)
+# of the Platt scaling of its result (`blend_any`).
+Blend = tuple[float, float, float, float, float]
 
 
-def blend_any(blend: tuple[float, float, float, float, float], p_any: float, p_top: float) -> float:
+@overload
+def logit(p: float) -> float: ...
+
+
+@overload
+def logit(p: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
+
+
+def logit(p: float | npt.NDArray[np.float64]) -> float | npt.NDArray[np.float64]:
+    """log(p / (1 - p)), `p` clipped away from 0 and 1; for one probability or an array."""
+    clipped = np.clip(p, 1e-6, 1.0 - 1e-6)
+    z = np.log(clipped / (1.0 - clipped))
+    return float(z) if np.ndim(z) == 0 else z
+
+
+@overload
+def raised_logit(combination: tuple[float, float, float], z_any: float, z_top: float) -> float: ...
+
+
+@overload
+def raised_logit(
+    combination: tuple[float, float, float],
+    z_any: npt.NDArray[np.float64],
+    z_top: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]: ...
+
+
+def raised_logit(
+    combination: tuple[float, float, float],
+    z_any: float | npt.NDArray[np.float64],
+    z_top: float | npt.NDArray[np.float64],
+) -> float | npt.NDArray[np.float64]:
+    """The "any category" logit with the top category's taken in: the combination of both
+    logits, never below the ANY head's own. Training fits the blend on exactly this."""
+    a, b, c = combination
+    z = np.maximum(z_any, a * z_any + b * z_top + c)
+    return float(z) if np.ndim(z) == 0 else z
+
+
+def blend_any(blend: Blend, p_any: float, p_top: float) -> float:
     """The final "any category" probability from the ANY head's and the top category's."""
     a, b, c, slope, offset = blend
-    z_any = logit(p_any)
-    z = max(z_any, a * z_any + b * logit(p_top) + c)
+    z = raised_logit((a, b, c), logit(p_any), logit(p_top))
     z = min(max(slope * z + offset, -30.0), 30.0)
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def _blend_of(values: list[float] | None) -> tuple[float, float, float, float, float] | None:
+def _blend_of(values: list[float] | None) -> Blend | None:
     if values is None:
         return None
     a, b, c, slope, offset = (float(v) for v in values)
@@ -226,9 +264,8 @@ class Model:
     stack: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     # The n-gram tier's calibrated "any category" probability from which the encoder runs.
     gate: float = 0.0
-    # The final blend, on logits: ("any category" weight, top category weight, offset) of the
-    # combination, then (slope, offset) of the Platt scaling of max(ANY logit, combination).
-    any_blend: tuple[float, float, float, float, float] | None = None
+    # The final "any category" blend (`blend_any`); None in artifacts from before it.
+    any_blend: Blend | None = None
 
     @property
     def has_encoder(self) -> bool:

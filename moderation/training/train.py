@@ -27,11 +27,14 @@ from moderation.engine.classifier import (
     ANY,
     LEARNED_CATEGORIES,
     SEMANTIC_DIM,
+    Blend,
     Featurizer,
     Model,
     Vocabulary,
     char_ngrams,
     clip,
+    logit,
+    raised_logit,
     semantic_vector,
     word_ngrams,
 )
@@ -352,12 +355,6 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
     return result
 
 
-def _logit(p: np.ndarray) -> np.ndarray:
-    clipped = np.clip(p, 1e-6, 1.0 - 1e-6)
-    result: np.ndarray = np.log(clipped / (1.0 - clipped))
-    return result
-
-
 def _stack(lin: np.ndarray, enc: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """(n-gram weight, encoder weight, offset) of a logistic fit of `y` on both logits."""
     if len(set(y.tolist())) < 2:
@@ -367,13 +364,25 @@ def _stack(lin: np.ndarray, enc: np.ndarray, y: np.ndarray) -> tuple[float, floa
     return float(clf.coef_[0][0]), float(clf.coef_[0][1]), float(clf.intercept_[0])
 
 
+def fit_any_blend(
+    p_any: np.ndarray, p_top: np.ndarray, keep: Sequence[int], y: np.ndarray
+) -> tuple[Blend, np.ndarray]:
+    """The final "any category" blend (`classifier.blend_any`), fitted on the rows `keep`
+    (labels `y`), and the blended probability of every row, as the engine will compute it."""
+    z_any, z_top = logit(p_any), logit(p_top)
+    a, b, c = _stack(z_any[keep], z_top[keep], y)
+    z = raised_logit((a, b, c), z_any, z_top)
+    slope, offset = _platt(z[keep], y)
+    return (a, b, c, slope, offset), _sigmoid(slope * z + offset)
+
+
 @dataclass
 class Calibration:
     platt: dict[str, tuple[float, float]]
     thresholds: dict[str, float]
     stack: dict[str, tuple[float, float, float]]
     gate: float
-    any_blend: tuple[float, float, float, float, float] | None = None
+    any_blend: Blend | None = None
 
 
 def fit_calibration(
@@ -429,12 +438,9 @@ def fit_calibration(
     if params.any_blend:
         keep = [i for i in dev if rows[i].unsafe is not None]
         y = np.array([rows[i].unsafe for i in keep], dtype=np.int64)
-        z_any, z_top = _logit(used_probs[:, 0]), _logit(used_probs[:, 1:].max(axis=1))
-        a, b, c = _stack(z_any[keep], z_top[keep], y)
-        z = np.maximum(z_any, a * z_any + b * z_top + c)
-        slope, offset = _platt(z[keep], y)
-        any_blend = (a, b, c, slope, offset)
-        used_probs[:, 0] = _sigmoid(slope * z + offset)
+        any_blend, used_probs[:, 0] = fit_any_blend(
+            used_probs[:, 0], used_probs[:, 1:].max(axis=1), keep, y
+        )
     thresholds: dict[str, float] = {}
     for h, head in enumerate(HEADS):
         keep = [i for i in dev if _target(rows[i], head) is not None]
@@ -456,8 +462,8 @@ def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAM
     model.gate = fitted.gate
     model.any_blend = fitted.any_blend
     model.meta["calibration"] = (
-        "Platt scaling (n-gram tier) and stacking (both tiers) on 4-fold out-of-fold logits "
-        "of the dev rows"
+        "Platt scaling (n-gram tier), stacking (both tiers) and the any-category blend on "
+        "4-fold out-of-fold logits of the dev rows"
     )
     return model
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 
 from moderation.engine.classifier import Model
@@ -193,10 +194,30 @@ def test_the_any_probability_blends_in_the_top_category():
     assert Model.from_json(json.loads(json.dumps(plain.to_json()))).any_blend is None
 
 
-def test_calibration_fits_the_blend_on_dev_rows_and_thresholds_what_the_engine_uses():
-    """The blend is fitted on out-of-fold probabilities of the dev rows; when the category
-    heads know something the "any category" head does not, it gives them weight, and the
-    "any category" threshold is chosen on the blended probability."""
+def test_the_blend_training_fits_is_the_one_the_engine_computes_and_stays_calibrated():
+    """`fit_any_blend` gives every row the probability `blend_any` will give it at run time;
+    fitted on rows whose label the top category knows better, it leans on the top category,
+    and its probabilities stay calibrated (their mean is the share of unsafe rows)."""
+    import numpy as np
+
+    from moderation.engine.classifier import blend_any
+    from moderation.training.train import fit_any_blend
+
+    rng = np.random.default_rng(7)
+    y = (rng.random(400) < 0.3).astype(np.int64)
+    p_top = np.clip(np.where(y == 1, 0.75, 0.2) + rng.normal(0, 0.15, 400), 0.01, 0.99)
+    p_any = np.clip(0.4 + rng.normal(0, 0.2, 400), 0.01, 0.99)  # knows little
+    keep = list(range(300))
+    blend, blended = fit_any_blend(p_any, p_top, keep, y[keep])
+    assert blend[1] > abs(blend[0])
+    for i in (0, 150, 350, 399):
+        assert blended[i] == pytest.approx(blend_any(blend, p_any[i], p_top[i]), abs=1e-12)
+    assert blended[keep].mean() == pytest.approx(y[keep].mean(), abs=0.02)
+
+
+def test_calibration_fits_the_blend_on_dev_rows():
+    """The blend is fitted on out-of-fold probabilities of the dev rows, with positive weights
+    on both logits; without it, none is fitted."""
     from moderation.training.train import Example, Params, fit_calibration, load_handwritten
 
     rows = load_handwritten()
