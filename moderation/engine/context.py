@@ -334,7 +334,10 @@ _SUPPORT = re.compile(
     r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
     r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
     r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
-    r"are people|are human|are welcome|just as|as much as anyone)\b"
+    r"are people|are human|are welcome|just as|as much as anyone|are valid|"
+    r"trans women are women|trans men are men|"
+    # "Gay people exist.": that a group exists, said and nothing more.
+    r"exists?(?=\s*[.!]*\s*$))\b"
 )
 # What a condemnation is about: speech, an act or an attitude, never the group itself ("saying
 # that is disgusting", but not "those people are disgusting").
@@ -378,11 +381,19 @@ _COUNTER = re.compile(
     rf"say(?:s|ing)?|writ(?:e|es|ing)|shar(?:e|es|ing))\b[^.!?]{{0,60}}\b(?:will be (?:banned|"
     rf"removed|deleted|reported)|(?:expect|get|gets|earns?) (?:a |an )?(?:permanent )?(?:ban|"
     rf"block|warning|strike))\b|"
+    # "... should never be said", not "... must not be allowed to vote".
     r"\b(?:(?:should|must) (?:never|not) "
-    r"(?:be|say|call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
+    r"(?:be (?:said|called|used|tolerated|accepted|excused|repeated|normali[sz]ed|ignored)|say|"
+    r"call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
     r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"
     r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
-    r"it'?s not true that|is a myth|are a myth|is a stereotype))\b"
+    r"it'?s not true that|is a myth|are a myth|is a stereotype|"
+    # Hostility aimed at those who mistreat a group: "I can't stand people who are cruel to
+    # immigrants".
+    r"(?:people|anyone|those|someone|men|women|guys) (?:who|that) (?:are|is|get) (?:\w+ )?"
+    r"(?:cruel|mean|nasty|rude|racist|violent|abusive|hateful|bigoted|horrible) (?:to|towards?|"
+    r"about)|(?:people|anyone|those|someone) (?:who|that) (?:hate|attack|bully|bullies|mock|"
+    r"harass|abuse|discriminate against|insult|beat up|target)))\b"
 )
 _REPORTING = re.compile(
     r"\b(?:said|says|say|saying|told|tells|wrote|writes|posted|posts|tweeted|yelled|shouted|"

@@ -121,6 +121,15 @@ _SPACES = re.compile(r"[ \t\f\v]+")
 _DOUBLE = re.compile(r"([a-z])\1+")
 
 
+# "8" read as "ate" after a word's first consonants: "h8" (hate), "h8ers" (haters), "sk8".
+_EIGHT_AS_ATE = re.compile(r"(?<![\w])([bcdfghjklmnpqrstvwxz]{1,2})8([a-z]{0,4})(?![\w])")
+
+
+def _eight_as_ate(match: re.Match[str]) -> str:
+    head, tail = match.group(1), match.group(2)
+    return head + ("at" if tail.startswith("e") else "ate") + tail
+
+
 def _strip_marks(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -393,6 +402,7 @@ def normalize(text: str) -> str:
     text = text.casefold()
     text = text.translate(_CONFUSABLE_TABLE)
     text = _strip_marks(text)
+    text = _EIGHT_AS_ATE.sub(_eight_as_ate, text)
     text = _LEET_TOKEN.sub(_decode_leet, text)
     text = _SPACED.sub(_join_spaced, text)
     text = _REPEATS.sub(lambda m: m.group(1) or m.group(2), text)

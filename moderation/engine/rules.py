@@ -403,6 +403,8 @@ def detect_profanity(normalized: str) -> list[Finding]:
 
 _GROUP = lexicon.GROUP_RE.pattern
 _DEHUMAN = lexicon.DEHUMANISING_RE.pattern
+# "all", "the", "these", "every single one of the" ... before a group.
+_WHOLE = r"(?:(?:all|the|these|those|every single one of the|every)\s+)*"
 _HATE_STATEMENT = re.compile(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
@@ -410,7 +412,14 @@ _HATE_STATEMENT = re.compile(
     rf"(?:all\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}|"
     rf"{_GROUP}\s+(?:should|must|need to|deserve to)\s+(?:all\s+)?(?:die|be killed|be exterminated|"
     rf"be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|be sterili[sz]ed)|"
-    rf"\bi hate (?:all\s+)?{_GROUP}|\b(?:death to|no more)\s+{_GROUP}"
+    rf"\b(?:death to|no more)\s+{_GROUP}|"
+    # Hatred, disgust or swearing aimed at a whole group: "I despise gay people", "women make me
+    # sick", "fuck all muslims".
+    rf"\bi (?:\w+ )?(?:hate|despise|detest|loathe|can'?t stand|cannot stand|am sick of|"
+    rf"am disgusted by)\s+{_WHOLE}{_GROUP}|"
+    rf"{_GROUP}\s+(?:make|makes) me (?:sick|want to (?:puke|vomit|throw up))|"
+    rf"\b(?:fuck|screw)\s+{_WHOLE}{_GROUP}|"
+    rf"{_GROUP}\s+(?:can|should|need to|must)\s+(?:all\s+)?(?:fuck off|go to hell|rot in hell)"
 )
 
 # A call, often put as a question, to repeat racist or genocidal violence: "why don't we bring
@@ -425,11 +434,16 @@ _HATE_CALL = re.compile(
 )
 
 
+# Negative words that assert: "I can't stand them".
+_NOT_A_DENIAL = re.compile(r"\b(?:can'?t|cannot) stand\b")
+
+
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
     ("they are not animals", "I don't think immigrants are vermin")."""
     before = sentence[max(0, match.start() - 40) : match.start()]
-    return not (NEGATION.search(match.group(0)) or NEGATION.search(before))
+    said = _NOT_A_DENIAL.sub(" ", match.group(0))
+    return not (NEGATION.search(said) or NEGATION.search(before))
 
 
 def _hate_statement(normalized: str) -> bool:

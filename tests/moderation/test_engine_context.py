@@ -225,6 +225,82 @@ def test_defect_7_protective_questions_are_allowed(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Fuck all Muslims.",
+        "Screw the Mexicans.",
+        "I absolutely despise gay people, every one of them.",
+        "I really can't stand immigrants.",
+        "Honestly, women make me sick.",
+        "Lesbians can go to hell.",
+        "I h8 j3ws",
+    ],
+)
+def test_hatred_or_swearing_aimed_at_a_whole_group_is_hate(text: str) -> None:
+    # Swearing at a group is not mere profanity (defect 1): the hate names the verdict.
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't hate Muslims.",
+        "I can't stand people who are cruel to immigrants.",
+        "Fuck, I missed the bus with the Mexican team.",
+        "Gay people exist.",
+        "Trans women are women, full stop.",
+        "Trans men are men.",
+        "Jews",
+        "Gay people",
+        "Muslims are not terrorists.",
+    ],
+)
+def test_naming_a_group_without_hostility_is_allowed(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "ALLOWED" and v.category in ("SAFE", "PROFANITY"), (v.category, v.status)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Trans people must not be allowed to vote.",
+        "Gay people should not be allowed to teach.",
+        "Trans women are men in dresses who prey on girls.",
+    ],
+)
+def test_a_ban_or_a_denial_aimed_at_a_group_is_not_counter_speech(text: str) -> None:
+    assert moderate(text).status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Muslims are terrorists.",
+        "Gay people are disgusting.",
+        "Immigrants are vermin.",
+        "Mexicans are rapists.",
+        "Jews are greedy.",
+        "Gypsies are thieves.",
+    ],
+)
+def test_a_short_text_that_says_something_hostile_of_a_group_stays_hate(text: str) -> None:
+    assert moderate(text).status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Slurs like that should never be tolerated.",
+        "That should not be said about anyone.",
+        "Words like those must never be used about disabled people.",
+    ],
+)
+def test_what_must_never_be_said_is_counter_speech(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Cripples like him are nothing but a drain on the health service.",
         "Trans women are revolting and I will never, ever stop hating them.",
         "I'd never let a gay man babysit my son, and we all know why.",

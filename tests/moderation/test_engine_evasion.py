@@ -55,5 +55,10 @@ def test_normalize_undoes_evasion():
     assert normalize("ѕһіt") == "shit"
 
 
+def test_normalize_reads_an_eight_after_a_words_first_consonants_as_ate():
+    assert normalize("h8 them, h8ers, sk8") == "hate them, haters, skate"
+    assert normalize("gr8 b8") == "grate bate"  # wrong words, but never a flagged one
+
+
 def test_normalize_keeps_ordinary_numbers():
     assert normalize("Order 2024 costs $50 on mp3 and 5g") == "order 2024 costs $50 on mp3 and 5g"
