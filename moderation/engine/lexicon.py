@@ -243,6 +243,20 @@ PROTECTED_GROUPS: tuple[str, ...] = (
     "atheists",
 )
 
+# Words that name an identity group or one of its members (religion, ethnicity, origin,
+# sexuality, gender identity, disability), English nouns and adjectives: the rules resolve a
+# later "they" to a group named this way.
+IDENTITY_TERMS: tuple[str, ...] = (
+    "jew", "jews", "jewish", "muslim", "muslims", "islamic", "christian", "christians",
+    "hindu", "hindus", "sikh", "sikhs", "buddhist", "buddhists", "catholic", "catholics",
+    "atheist", "atheists", "black", "blacks", "asian", "asians", "chinese", "mexican",
+    "mexicans", "latino", "latinos", "latina", "latinas", "hispanic", "hispanics", "arab",
+    "arabs", "african", "africans", "immigrant", "immigrants", "migrant", "migrants", "refugee",
+    "refugees", "foreigner", "foreigners", "gay", "gays", "lesbian", "lesbians", "bisexual",
+    "bisexuals", "queer", "queers", "homosexual", "homosexuals", "trans", "transgender",
+    "transgenders", "gypsy", "gypsies", "roma", "disabled", "autistic",
+)  # fmt: skip
+
 DEHUMANISING: tuple[str, ...] = (
     "animals",
     "vermin",
@@ -545,6 +559,7 @@ PROFANITY_RE = term_pattern(PROFANITY)
 INSULT_RE = term_pattern(INSULTS)
 SLUR_RE = term_pattern(SLURS)
 GROUP_RE = term_pattern(PROTECTED_GROUPS)
+IDENTITY_RE = term_pattern(IDENTITY_TERMS)
 DEHUMANISING_RE = term_pattern(DEHUMANISING)
 SEXUAL_RE = term_pattern(SEXUAL_EXPLICIT)
 MINOR_RE = term_pattern(MINOR_TERMS)

@@ -434,8 +434,8 @@ _HATE_CALL = re.compile(
 )
 
 
-# Negative words that assert: "I can't stand them".
-_NOT_A_DENIAL = re.compile(r"\b(?:can'?t|cannot) stand\b")
+# Negative words that assert: "I can't stand them", "they don't belong here".
+_NOT_A_DENIAL = re.compile(r"\b(?:can'?t|cannot) stand\b|\b(?:don'?t|do not) belong\b(?! to\b)")
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
@@ -446,13 +446,47 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
     return not (NEGATION.search(said) or NEGATION.search(before))
 
 
+# What is said of a whole group that derogates it: vermin words, vices and crimes imputed to all
+# of its members, that they ruin the country or do not belong in it.
+_DEROGATORY = (
+    rf"(?:(?:all|just|only|nothing but|a bunch of|such|so|really|truly|basically|naturally|"
+    rf"always|too)\s+){{0,2}}(?:(?:a|an)\s+)?(?:\w+\s+)?(?:{_DEHUMAN}|(?:repulsive|disgusting|"
+    rf"revolting|vile|filthy|dirty|greedy|lazy|stupid|dumb|inferior|criminals?|terrorists?|"
+    rf"rapists?|thieves|liars|cheats|savages?|degenerates?|perverts?|paedophiles?|pedophiles?|"
+    rf"freaks?|a (?:plague|disease|cancer)|ruining|destroying|invading|taking over)\b)"
+)
+_GROUP_SAID = re.compile(
+    rf"{_GROUP}\s+(?:are|r|were)\s+{_DEROGATORY}|"
+    rf"{_GROUP}\s+(?:don'?t|do not) belong\b(?! to\b)|"
+    rf"{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b"
+)
+# The same said of "they" or "those people" once a group or one of its members is named: "A
+# Jewish family moved in. They always find a way to cheat you."
+_THEY_SAID = re.compile(
+    rf"\b(?:they|those people|these people|their kind|that lot)\s*(?:are|'re|re|were)\s+"
+    rf"{_DEROGATORY}|"
+    r"\b(?:they|those people|these people|their kind)\s+(?:don'?t|do not) belong\b(?! to\b)|"
+    r"\b(?:they|those people|these people|their kind)\s+should\s+(?:all\s+)?(?:be (?:kept|"
+    r"locked|thrown|sent|shipped|driven) (?:out|up|away|back)|go back|be deported|be banned|die)\b"
+)
+
+
 def _hate_statement(normalized: str) -> bool:
+    named = False
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence):
             return True
-        for pattern in (_HATE_STATEMENT, _FOREIGN_HATE):
+        for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
+        found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)
+        if found:
+            named = True
+        if named and any(
+            _asserted(sentence, m)
+            for m in _THEY_SAID.finditer(sentence, found.end() if found else 0)
+        ):
+            return True
     return False
 
 
@@ -522,7 +556,27 @@ _PERSON = (
     r"the (?:teacher|boss|cops|police|president|senator|judge|mayor)|people|these people|"
     r"those people|each of you|the whole \w+|this (?:guy|bitch|bastard))"
 )
+# A call on others to do it: "someone should firebomb the mosque".
+_CALLER = (
+    r"\b(?:someone|somebody|anyone|we|people|you guys)\s+(?:should|needs? to|ought to|has to|"
+    r"must|have to)\s+(?:just\s+|finally\s+|really\s+|go\s+(?:and\s+)?)?"
+)
 _THREAT = re.compile(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_PERSON}\b")
+# Members of a group as the target: "the next immigrant", "any Muslim", "those gay men". The
+# identity word must end the phrase (or lead into "people", "who", "in" ...), so "beat the
+# Chinese team" or "cut the gay scenes" are no threat to anyone.
+_GROUP_MEMBER = (
+    rf"(?:(?:the next|any|every|each|some|a|an|the|those|these|all(?: the)?|all of the)\s+"
+    rf"(?:\w+\s+)?(?:{lexicon.IDENTITY_RE.pattern})|{lexicon.GROUP_RE.pattern})"
+    r"(?:\s+(?:people|persons?|men|women|guys?|kids|famil(?:y|ies)))?"
+    r"(?=\s*(?:$|[.,!?;:]|(?:who|that|in|at|on|from|when|if|and|for|because|i|we|you|he|she|"
+    r"they|applying|down|here|there|today|tonight|tomorrow|next|around|near)\b))"
+)
+_GROUP_THREAT = re.compile(
+    rf"(?:{_I_WILL}|{_CALLER})(?:kill|murder|shoot|stab|lynch|hang|gun down|run over|"
+    rf"put (?:a|my|one) (?:bullet|round) (?:in|into|through)|firebomb|torch|burn|bomb|gas|"
+    rf"beat up|beat the shit out of)\w*\s+{_GROUP_MEMBER}"
+)
 _MILD_THREAT = re.compile(
     rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
     rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b|\bwatch (?:your back|"
@@ -552,7 +606,8 @@ _MASS_TARGET = (
     r"building|city hall|train)"
 )
 _MASS_ATTACK = re.compile(
-    rf"{_I_WILL}(?:bomb|blow up|shoot up|attack|massacre|gas|burn down|set fire to|"
+    rf"(?:{_I_WILL}|{_CALLER})(?:bomb|firebomb|torch|blow up|shoot up|attack|massacre|gas|"
+    rf"burn down|set fire to|"
     rf"drive (?:a|my) (?:truck|car|van) into|open fire (?:at|on|in)|kill everyone (?:at|in))\s+"
     rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b"
 )
@@ -624,6 +679,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     mass = _MASS_ATTACK.search(normalized)
     threat = (
         _THREAT.search(normalized)
+        or _GROUP_THREAT.search(normalized)
         or _DEATH_THREAT.search(normalized)
         or _FOREIGN_THREAT.search(normalized)
     )

@@ -289,6 +289,62 @@ def test_a_short_text_that_says_something_hostile_of_a_group_stays_hate(text: st
 @pytest.mark.parametrize(
     "text",
     [
+        "A Muslim couple moved in downstairs. They don't belong in this country.",
+        "My sister dated a refugee once. Those people are filthy.",
+        "We hired a trans woman last month. Honestly they should all be kept out of schools.",
+        "There's an Arab family on our street and they're ruining the neighbourhood.",
+        "Jews are greedy, all of them.",
+    ],
+)
+def test_what_is_said_of_they_once_a_group_is_named_is_hate(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My neighbours are Muslims. They hate the noise from the bar next door.",
+        "A Jewish friend visited. They were exhausted after the flight.",
+        "Some immigrants I know are not lazy at all.",
+        "The refugees finally arrived. They don't belong to any political party.",
+    ],
+)
+def test_what_they_do_or_feel_is_not_said_against_them(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm going to put a bullet in the next Mexican who walks into my shop.",
+        "Someone should firebomb the synagogue on Elm Street.",
+        "Somebody needs to shoot those immigrants at the border.",
+        "We should kill every Jew in this city.",
+    ],
+)
+def test_threats_and_calls_to_violence_against_a_groups_members(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category in ("VIOLENCE", "HATE_SPEECH")
+    assert "THREAT" in v.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We will beat the Chinese team in the final.",
+        "I'm going to cut the gay subplot from the screenplay.",
+        "Someone should torch the old barn for the film shoot.",
+        "We need to attack the problem head on.",
+    ],
+)
+def test_a_group_word_or_a_violent_verb_alone_is_no_threat(text: str) -> None:
+    assert "THREAT" not in moderate(text).detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Slurs like that should never be tolerated.",
         "That should not be said about anyone.",
         "Words like those must never be used about disabled people.",
