@@ -357,6 +357,15 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
 # --- Profanity and insults -----------------------------------------------------------------
 
 _YOU = r"(?:you|u|ya|your|ur|you're|youre|you are|u r|yo)"
+# Wishing a person death or grave harm: "I hope he crashes his car and never walks again",
+# "may you rot in a hospital bed".
+_DEATH_WISH = (
+    r"\b(?:i (?:\w+ )?hope|i (?:\w+ )?wish|may|hopefully)\s+(?:you|u|he|she|they|your \w+|that "
+    r"\w+)\s+(?:\w+\s+){0,2}?(?:die|dies|rot|rots|get cancer|gets cancer|choke to death|chokes "
+    r"to death|drown|drowns|bleed out|bleeds out|burn in hell|burns in hell|gets? (?:hit|run "
+    r"over) by an? (?:bus|car|train|truck|lorry)|gets? run over|crash(?:es)? (?:his|her|their|"
+    r"your) car|never walks? again|(?:is|are|gets?) paraly[sz]ed)\b"
+)
 _DIRECTED_INSULT = re.compile(
     rf"\b{_YOU}\s+(?:\w+\s+){{0,3}}?(?:"
     + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])")
@@ -364,7 +373,8 @@ _DIRECTED_INSULT = re.compile(
     + r"|\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
     r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you (?:die|suffer|rot|"
-    r"get cancer)\b|\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b"
+    r"get cancer)\b|\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
+    rf"{_DEATH_WISH}"
 )
 
 
@@ -386,6 +396,7 @@ def detect_profanity(normalized: str) -> list[Finding]:
     if _DIRECTED_INSULT.search(normalized) or _FOREIGN_INSULT.search(normalized):
         strong = bool(
             re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized)
+            or re.search(_DEATH_WISH, normalized)
         )
         findings.append(
             Finding(
@@ -1119,7 +1130,9 @@ _SELF_HARM_INTENT = re.compile(
     r"(?:just\s+)?(?:kill(?:ing)? myself|end(?:ing)? (?:it all|my life|it)|die|commit suicide|"
     r"hang myself|cut(?:ting)? (?:myself|my wrists?)|overdose|slit my wrists?|jump off|"
     r"(?:hit|punch|burn|bruise|scratch|starve|hurt)(?:ing)? myself|"
-    r"take all (?:my|the) pills|disappear forever)\b|"
+    r"take all (?:my|the) pills|(?:take|swallow) (?:the|a|an) (?:whole|entire) (?:bottle|pack|"
+    r"packet|box|strip)s? of (?:my |the )?(?:\w+ )?(?:pills|tablets|meds|medication|painkillers|"
+    r"paracetamol|sleeping pills)|disappear forever)\b|"
     r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
     r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
     r"tired of (?:living|being alive))\b|"

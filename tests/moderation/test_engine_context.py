@@ -345,6 +345,42 @@ def test_a_group_word_or_a_violent_verb_alone_is_no_threat(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "Loved the concert. The drummer though, I really hope he crashes his car on the way home.",
+        "May you rot in a hospital bed with nobody visiting.",
+        "I hope your mother gets hit by a bus.",
+    ],
+)
+def test_wishing_a_person_death_or_grave_harm_is_harassment(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category in ("HARASSMENT", "VIOLENCE")
+    assert v.severity in ("HIGH", "CRITICAL")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "May you live long and prosper.",
+        "I hope she never walks home alone at night again without a friend.",
+    ],
+)
+def test_wishing_someone_well_is_no_death_wish(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+def test_a_plan_to_take_a_whole_bottle_of_pills_inside_a_long_post_is_self_harm() -> None:
+    text = (
+        "Thanks for all the messages about the new flat, it gets lovely morning light and the "
+        "neighbours seem friendly. I've decided I'm going to swallow the whole packet of "
+        "painkillers on Sunday, so I wanted to say goodbye properly. The cat is doing great."
+    )
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "SELF_HARM"
+    assert moderate("I need to take the whole course of antibiotics.").status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Slurs like that should never be tolerated.",
         "That should not be said about anyone.",
         "Words like those must never be used about disabled people.",
