@@ -192,15 +192,15 @@ def _calls_a_group_profane(normalized: str) -> bool:
     )
 
 
+# Any word in what is left of a text once group names and these are taken out.
+_NOT_JUST_A_NAME = re.compile(r"\b(?!(?:the|all|some|many|people|persons?|folks?|and|or)\b)\w")
+
+
 def _only_names_a_group(normalized: str) -> bool:
     """A text that is a group's name and nothing more ("Jews", "gay people"): it says nothing of
     anyone, so it cannot be hate, however the learned tier reads the name."""
     rest = _GROUP_WORDS.sub(" ", normalized)
     return _GROUP_WORDS.search(normalized) is not None and not _NOT_JUST_A_NAME.search(rest)
-
-
-# Any word in what is left of a text once group names and these are taken out.
-_NOT_JUST_A_NAME = re.compile(r"\b(?!(?:the|all|some|many|people|persons?|folks?|and|or)\b)\w")
 
 
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:

@@ -359,12 +359,13 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
 _YOU = r"(?:you|u|ya|your|ur|you're|youre|you are|u r|yo)"
 # Wishing a person death or grave harm: "I hope he crashes his car and never walks again",
 # "may you rot in a hospital bed".
-_DEATH_WISH = (
-    r"\b(?:i (?:\w+ )?hope|i (?:\w+ )?wish|may|hopefully)\s+(?:you|u|he|she|they|your \w+|that "
-    r"\w+)\s+(?:\w+\s+){0,2}?(?:die|dies|rot|rots|get cancer|gets cancer|choke to death|chokes "
-    r"to death|drown|drowns|bleed out|bleeds out|burn in hell|burns in hell|gets? (?:hit|run "
-    r"over) by an? (?:bus|car|train|truck|lorry)|gets? run over|crash(?:es)? (?:his|her|their|"
-    r"your) car|never walks? again|(?:is|are|gets?) paraly[sz]ed)\b"
+_DEATH_WISH = re.compile(
+    r"\b(?:(?:i (?:\w+ )?)?hope|i (?:\w+ )?wish|may|hopefully)\s+"
+    r"(?:you|u|he|she|they|your \w+|that \w+)\s+(?:\w+\s+){0,2}?"
+    r"(?:die|dies|rot|rots|get cancer|gets cancer|choke to death|chokes to death|drown|drowns|"
+    r"bleed out|bleeds out|burn in hell|burns in hell|"
+    r"gets? (?:hit|run over) by an? (?:bus|car|train|truck|lorry)|gets? run over|"
+    r"crash(?:es)? (?:his|her|their|your) car|never walks? again|(?:is|are|gets?) paraly[sz]ed)\b"
 )
 _DIRECTED_INSULT = re.compile(
     rf"\b{_YOU}\s+(?:\w+\s+){{0,3}}?(?:"
@@ -372,9 +373,8 @@ _DIRECTED_INSULT = re.compile(
     + r")"
     + r"|\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
-    r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you (?:die|suffer|rot|"
-    r"get cancer)\b|\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
-    rf"{_DEATH_WISH}"
+    r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you suffer\b|"
+    r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|" + _DEATH_WISH.pattern
 )
 
 
@@ -395,8 +395,7 @@ def detect_profanity(normalized: str) -> list[Finding]:
         )
     if _DIRECTED_INSULT.search(normalized) or _FOREIGN_INSULT.search(normalized):
         strong = bool(
-            re.search(r"\b(?:kys|kill yourself|go kill yourself|hope you die)\b", normalized)
-            or re.search(_DEATH_WISH, normalized)
+            re.search(r"\b(?:kys|kill yourself)\b", normalized) or _DEATH_WISH.search(normalized)
         )
         findings.append(
             Finding(
@@ -445,8 +444,10 @@ _HATE_CALL = re.compile(
 )
 
 
+# "They don't belong here" (not "to a party"): a negation that asserts.
+_DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # Negative words that assert: "I can't stand them", "they don't belong here".
-_NOT_A_DENIAL = re.compile(r"\b(?:can'?t|cannot) stand\b|\b(?:don'?t|do not) belong\b(?! to\b)")
+_NOT_A_DENIAL = re.compile(rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}")
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
@@ -466,19 +467,22 @@ _DEROGATORY = (
     rf"rapists?|thieves|liars|cheats|savages?|degenerates?|perverts?|paedophiles?|pedophiles?|"
     rf"freaks?|a (?:plague|disease|cancer)|ruining|destroying|invading|taking over)\b)"
 )
-_GROUP_SAID = re.compile(
-    rf"{_GROUP}\s+(?:are|r|were)\s+{_DEROGATORY}|"
-    rf"{_GROUP}\s+(?:don'?t|do not) belong\b(?! to\b)|"
-    rf"{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b"
-)
-# The same said of "they" or "those people" once a group or one of its members is named: "A
-# Jewish family moved in. They always find a way to cheat you."
+
+
+def _said_of(subject: str) -> str:
+    """The derogatory things said of `subject` (a pattern): "... are filthy", "... don't
+    belong"."""
+    return rf"{subject}\s*(?:are|'re|re|r|were)\s+{_DEROGATORY}|{subject}\s+{_DONT_BELONG}"
+
+
+_GROUP_SAID = re.compile(rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b")
+# The same said of "they" or "those people" once a group or one of its members is named ("A
+# Muslim couple moved in. They don't belong here."), or that they should all be put out.
+_THEY = r"\b(?:they|those people|these people|their kind|that lot)"
 _THEY_SAID = re.compile(
-    rf"\b(?:they|those people|these people|their kind|that lot)\s*(?:are|'re|re|were)\s+"
-    rf"{_DEROGATORY}|"
-    r"\b(?:they|those people|these people|their kind)\s+(?:don'?t|do not) belong\b(?! to\b)|"
-    r"\b(?:they|those people|these people|their kind)\s+should\s+(?:all\s+)?(?:be (?:kept|"
-    r"locked|thrown|sent|shipped|driven) (?:out|up|away|back)|go back|be deported|be banned|die)\b"
+    rf"{_said_of(_THEY)}|"
+    rf"{_THEY}\s+should\s+(?:all\s+)?(?:be (?:kept|locked|thrown|sent|shipped|driven) "
+    r"(?:out|up|away|back)|go back|be deported|be banned|die)\b"
 )
 
 

@@ -27,6 +27,11 @@ def flagged(text: str) -> bool:
     return moderate(text).status == "DISALLOWED"
 
 
+def assert_hate(text: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+
+
 # --- The seven defects, over HTTP -------------------------------------------------------------
 
 
@@ -49,8 +54,7 @@ def test_defect_1_the_most_serious_category_names_the_verdict() -> None:
     ["Women are such bitches.", "Women are a b i t c h", "Black people are a bunch of assholes."],
 )
 def test_defect_1_a_swear_word_said_of_a_group_is_hate_not_swearing(text: str) -> None:
-    v = moderate(text)
-    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+    assert_hate(text)
 
 
 @pytest.mark.parametrize(
@@ -236,8 +240,7 @@ def test_defect_7_protective_questions_are_allowed(text: str) -> None:
 )
 def test_hatred_or_swearing_aimed_at_a_whole_group_is_hate(text: str) -> None:
     # Swearing at a group is not mere profanity (defect 1): the hate names the verdict.
-    v = moderate(text)
-    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+    assert_hate(text)
 
 
 @pytest.mark.parametrize(
@@ -297,8 +300,7 @@ def test_a_short_text_that_says_something_hostile_of_a_group_stays_hate(text: st
     ],
 )
 def test_what_is_said_of_they_once_a_group_is_named_is_hate(text: str) -> None:
-    v = moderate(text)
-    assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
+    assert_hate(text)
 
 
 @pytest.mark.parametrize(
@@ -327,6 +329,15 @@ def test_threats_and_calls_to_violence_against_a_groups_members(text: str) -> No
     v = moderate(text)
     assert v.status == "DISALLOWED" and v.category in ("VIOLENCE", "HATE_SPEECH")
     assert "THREAT" in v.detected_signals
+
+
+def test_a_call_on_others_to_attack_a_place_with_a_time_takes_the_escalation_rule() -> None:
+    # Contract 10: detailed violence planning is CRITICAL, BANNED, auto_fail, confidence 1.00;
+    # "someone should" plans for others as "I will" does for oneself.
+    v = moderate("Someone should firebomb the mosque on Friday at noon.")
+    assert v.category == "VIOLENCE" and "VIOLENCE_PLANNING" in v.detected_signals
+    assert (v.severity, v.action, v.status) == ("CRITICAL", "BANNED", "DISALLOWED")
+    assert v.auto_fail and v.confidence == 1.0
 
 
 @pytest.mark.parametrize(
