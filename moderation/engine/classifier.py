@@ -70,6 +70,10 @@ MAX_CHARS = 20_000  # longer texts are classified on their head and tail
 # The semantic tier's input: both encoders' embeddings, side by side.
 SEMANTIC_NAME = f"{encoder.NAME}+{multilingual.NAME}"
 SEMANTIC_DIM = encoder.DIM + multilingual.DIM
+# The calibrated probability from which the foreign-language path flags a text (`foreign_probs`),
+# chosen on the tuning parts of the French, German and Spanish texts of the evaluation-only sets
+# (moderation/training/README.md): 0.65 and 0.7 gave the same F1, 0.7 the fewer false positives.
+FOREIGN_BAR = 0.7
 
 
 def word_ngrams(text: str) -> Counter[str]:
@@ -166,6 +170,10 @@ def blend_any(blend: Blend, p_any: float, p_top: float) -> float:
     z = raised_logit((a, b, c), logit(p_any), logit(p_top))
     z = min(max(slope * z + offset, -30.0), 30.0)
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
 def _blend_of(values: list[float] | None) -> Blend | None:
@@ -266,10 +274,47 @@ class Model:
     gate: float = 0.0
     # The final "any category" blend (`blend_any`); None in artifacts from before it.
     any_blend: Blend | None = None
+    # The foreign-language path: heads over the multilingual encoder's embedding alone,
+    # (multilingual.DIM, heads) and (heads,), and their Platt scaling per head.
+    foreign_weights: npt.NDArray[np.float32] | None = None
+    foreign_intercepts: npt.NDArray[np.float32] | None = None
+    foreign_calibration: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def has_encoder(self) -> bool:
         return self.encoder_weights is not None and bool(self.stack)
+
+    @property
+    def has_foreign(self) -> bool:
+        return self.foreign_weights is not None and bool(self.foreign_calibration)
+
+    def reads_foreign(self, normalized: str) -> bool:
+        """Whether `predict` reads this text by the foreign-language path."""
+        return self.has_foreign and multilingual.reads_as_foreign(normalized)
+
+    def foreign_logits(self, normalized: str) -> npt.NDArray[np.float32]:
+        """Raw logit per head of the foreign-language path (requires a model trained with it)."""
+        assert self.foreign_weights is not None and self.foreign_intercepts is not None
+        out: npt.NDArray[np.float32] = (
+            multilingual.encode(clip(normalized)) @ self.foreign_weights + self.foreign_intercepts
+        )
+        return out
+
+    def foreign_probs(self, normalized: str) -> dict[str, float]:
+        """Per head, the foreign-language path's probability, read against the English bars.
+
+        Platt scaling fitted on the English tuning rows leaves these heads surer on French,
+        German and Spanish text than on English: at the "any category" threshold they flagged
+        half the safe texts of those languages in the tuning parts. A foreign text is flagged
+        from a calibrated probability of FOREIGN_BAR instead: every head's logit is moved by
+        the distance from FOREIGN_BAR to that threshold.
+        """
+        shift = logit(self.thresholds[ANY]) - logit(FOREIGN_BAR)
+        out = {}
+        for head, z in zip(self.heads, self.foreign_logits(normalized), strict=True):
+            slope, offset = self.foreign_calibration.get(head, (1.0, 0.0))
+            out[head] = _sigmoid(slope * float(z) + offset + shift)
+        return out
 
     def encoder_logits(self, normalized: str) -> npt.NDArray[np.float32]:
         """Raw logit per head of the semantic tier (requires an encoder-trained model)."""
@@ -303,8 +348,16 @@ class Model:
         """Calibrated probability per head for one normalised text.
 
         `semantic=False` reads the n-gram tier only (sentences of a flagged text, where the
-        question is which sentence carries the flag, not whether the text is unsafe).
+        question is which sentence carries the flag, not whether the text is unsafe). A text in
+        another language than English is read by the foreign-language path alone: the n-gram
+        tier and all-MiniLM-L6-v2 learned English and read little else.
         """
+        if semantic and self.reads_foreign(normalized):
+            probs = self.foreign_probs(normalized)
+            if self.any_blend is not None:
+                top = max(probs[c] for c in self.heads if c != ANY)
+                probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
+            return probs
         raw = self.logits(normalized)
         probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
@@ -351,6 +404,16 @@ class Model:
             "stack": {k: [round(x, 6) for x in v] for k, v in sorted(self.stack.items())},
             "gate": round(self.gate, 6),
             "any_blend": None if self.any_blend is None else [round(x, 6) for x in self.any_blend],
+            "foreign_weights": (
+                None if self.foreign_weights is None else encode_array(self.foreign_weights)
+            ),
+            "foreign_intercepts": (
+                None if self.foreign_intercepts is None else encode_array(self.foreign_intercepts)
+            ),
+            "foreign_calibration": {
+                k: [round(a, 6), round(b, 6)]
+                for k, (a, b) in sorted(self.foreign_calibration.items())
+            },
         }
 
     @classmethod
@@ -376,6 +439,8 @@ class Model:
             raise ValueError("artifact was trained with another encoder; retrain it")
         enc_w = data.get("encoder_weights")
         enc_b = data.get("encoder_intercepts")
+        for_w = data.get("foreign_weights")
+        for_b = data.get("foreign_intercepts")
         return cls(
             featurizer=featurizer,
             heads=heads,
@@ -393,6 +458,13 @@ class Model:
             },
             gate=float(data.get("gate", 0.0)),
             any_blend=_blend_of(data.get("any_blend")),
+            foreign_weights=(
+                None if for_w is None else decode_array(for_w).reshape(multilingual.DIM, len(heads))
+            ),
+            foreign_intercepts=None if for_b is None else decode_array(for_b),
+            foreign_calibration={
+                k: (float(a), float(b)) for k, (a, b) in data.get("foreign_calibration", {}).items()
+            },
         )
 
     def save(self, path: Path) -> None:

@@ -228,7 +228,9 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\b(?:(?:os|te|les|vous|t'|euch|dich) )?(?:vamos a |voy a |va |vais |werden )?"
             r"(?:dar(?:os|te|les)? una paliza|machacar|aplastar|golear|ecraser|defoncer|"
             r"platt ?machen|abschiessen)(?=[^.!?]{0,40}\b(?:partido|final|liga|torneo|juego|"
-            r"campo|match|finale|tournoi|jeu|terrain|spiel|finale|turnier|platz)\b)",
+            r"campo|match|finale|tournoi|jeu|terrain|spiel|finale|turnier|platz|"
+            # a scoreline: "4 a 0", "3-1", "2:0", "5 zu 1"
+            r"\d+ ?(?:a|-|:|zu) ?\d+)\b)",
             "ganar",
         ),
         # French, German and Spanish: ending a process or a program.

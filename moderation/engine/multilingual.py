@@ -13,6 +13,7 @@ The weights, the SentencePiece vocabulary and the numpy forward pass come from t
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -53,3 +54,55 @@ def encode(text: str) -> npt.NDArray[np.float32]:
     clipped = text[:MAX_CHARS].encode("utf-8", "replace").decode("utf-8") or " "
     vector = _model().encode(clipped)
     return np.asarray(vector, dtype=np.float32).reshape(DIM)
+
+
+# Function words that mark a text as French, German or Spanish rather than English, on
+# normalised text (lower case, accents stripped). Words that are also English ("a", "on", "me",
+# "no", "he", "will", "was") are left out; "die" stays, because a German text has several of
+# these words for each English one it could share.
+_WORD = re.compile(r"[a-z][a-z']*")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ENGLISH = _words(
+    "the and is are you to of that it for with my your this be was have not do what how can "
+    "we they he she should would just but at if about all his her them our their there been "
+    "were has had who when where why which from or its i'm don't dont i it's"
+)
+_FRENCH = _words(
+    "le la les des est et une un je tu il elle nous vous ils elles pas que qui dans pour sur "
+    "avec ce cette c'est sont mon ton ma ta mes tes au aux du de j'ai moi toi ne plus tout "
+    "tous comme mais suis etes ai avez fait faire va vais veux peux quand parce alors tres "
+    "bien rien jamais ca t'es qu'il n'est l'on d'un d'une m'a leur leurs notre votre en se te "
+    "qu'on s'est n'a ete quelqu'un personne"
+)
+_GERMAN = _words(
+    "der die das und ist nicht ich du sie wir ihr ein eine einen dem den des mit auf fur von "
+    "zu bist sind mich dich mir dir sich auch noch schon aber wenn wie kann muss werde wird "
+    "habe hab hat nur im zum zur uber oder weil dass mein meine dein deine euch uns kein "
+    "keine nichts einem einer bin mal doch ja wo sollte man wieder ins bei wurden darf viel "
+    "bitte erst gestern"
+)
+_SPANISH = _words(
+    "el la los las y un una que de en por para con se lo mi tu te yo su al del como pero mas "
+    "muy eres soy estas esta hay todo todos cuando porque tiene puedo quiero voy vas sin "
+    "sobre ni tus mis nos les es ser hoy"
+)
+_FOREIGN = (_FRENCH | _GERMAN | _SPANISH) - _ENGLISH
+# A text reads as foreign when at least this many of its words are foreign function words,
+# more than its English ones, and at least this share of all its words.
+_MIN_FOREIGN_WORDS = 2
+_MIN_FOREIGN_SHARE = 0.08
+
+
+def reads_as_foreign(normalized: str) -> bool:
+    """Whether a normalised text is written in a language other than English (French, German,
+    Spanish and their neighbours), so that the English-trained tiers cannot read it."""
+    words = _WORD.findall(normalized)
+    foreign = sum(w in _FOREIGN for w in words)
+    if foreign < _MIN_FOREIGN_WORDS or foreign < _MIN_FOREIGN_SHARE * len(words):
+        return False
+    return foreign > sum(w in _ENGLISH for w in words)

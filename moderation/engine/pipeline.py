@@ -82,6 +82,9 @@ SHORT_TEXT_WORDS = 6
 SHORT_TEXT_BAR = 0.9
 # Share of its own bar the likeliest category head must reach for a learned flag.
 MIN_CATEGORY_RATIO = 0.5
+# On text read by the foreign-language path a category head must reach its own bar: on the
+# tuning parts, its "any category" head alone flagged banter and news in those languages.
+FOREIGN_CATEGORY_RATIO = 1.0
 
 
 def _max_severity(a: str, b: str) -> str:
@@ -258,7 +261,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     # Each category head's probability as a share of its own bar.
     ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
     top = max(ratios, key=lambda c: (ratios[c], c))
-    if ratios[top] < MIN_CATEGORY_RATIO:
+    min_ratio = FOREIGN_CATEGORY_RATIO if model.reads_foreign(normalized) else MIN_CATEGORY_RATIO
+    if ratios[top] < min_ratio:
         # The "any category" head alone, with no category head even halfway to its own bar,
         # names nothing the text would be unsafe for: not enough to flag it.
         learned_hit = False

@@ -15,7 +15,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
+from moderation.engine import encoder
 from moderation.engine.classifier import (
     ANY,
     LEARNED_CATEGORIES,
@@ -92,6 +93,8 @@ class Params:
     gate_miss: float = 0.05
     # Blend the "any category" probability with the top category's (classifier.blend_any).
     any_blend: bool = True
+    # The foreign-language path: heads over the multilingual encoder alone (Model.foreign_probs).
+    foreign: bool = True
 
 
 DEFAULT_PARAMS = Params()
@@ -238,6 +241,10 @@ def train_model(
     enc_intercepts: np.ndarray | None = None
     if params.encoder:
         enc_weights, enc_intercepts = _fit_encoder_heads(rows, texts, params)
+    for_weights: np.ndarray | None = None
+    for_intercepts: np.ndarray | None = None
+    if params.encoder and params.foreign:
+        for_weights, for_intercepts = _fit_encoder_heads(rows, texts, params, FOREIGN_COLUMNS)
     meta: dict[str, Any] = {
         "examples": len(rows),
         "sources": dict(sorted(Counter(e.source for e in rows).items())),
@@ -252,10 +259,14 @@ def train_model(
         meta=meta,
         encoder_weights=enc_weights,
         encoder_intercepts=enc_intercepts,
+        foreign_weights=for_weights,
+        foreign_intercepts=for_intercepts,
     )
 
 
 _ENCODED: dict[str, np.ndarray] = {}
+# The multilingual encoder's part of the semantic tier's input: what the foreign path reads.
+FOREIGN_COLUMNS = slice(encoder.DIM, SEMANTIC_DIM)
 
 
 def encoded(normalized: str) -> np.ndarray:
@@ -267,10 +278,11 @@ def encoded(normalized: str) -> np.ndarray:
 
 
 def _fit_encoder_heads(
-    rows: Sequence[Example], texts: Sequence[str], params: Params
+    rows: Sequence[Example], texts: Sequence[str], params: Params, columns: slice = slice(None)
 ) -> tuple[np.ndarray, np.ndarray]:
-    matrix = np.stack([encoded(t) for t in texts]).astype(np.float64)
-    weights = np.zeros((SEMANTIC_DIM, len(HEADS)), dtype=np.float32)
+    """Logistic heads over the semantic tier's input (or the `columns` of it)."""
+    matrix = np.stack([encoded(t)[columns] for t in texts]).astype(np.float64)
+    weights = np.zeros((matrix.shape[1], len(HEADS)), dtype=np.float32)
     intercepts = np.full(len(HEADS), -6.0, dtype=np.float32)
     for h, head in enumerate(HEADS):
         keep = _trained_rows(rows, head, params)
@@ -383,6 +395,7 @@ class Calibration:
     stack: dict[str, tuple[float, float, float]]
     gate: float
     any_blend: Blend | None = None
+    foreign_platt: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def fit_calibration(
@@ -400,6 +413,7 @@ def fit_calibration(
     rows = list(examples)
     lin = np.zeros((len(rows), len(HEADS)), dtype=np.float64)
     enc = np.zeros((len(rows), len(HEADS)), dtype=np.float64)
+    foreign = np.zeros((len(rows), len(HEADS)), dtype=np.float64)
     for held in folds_by_source(rows, k):
         held_set = set(held)
         model = train_model([e for i, e in enumerate(rows) if i not in held_set], params)
@@ -408,8 +422,14 @@ def fit_calibration(
             lin[i] = model.logits(text)
             if model.encoder_weights is not None and model.encoder_intercepts is not None:
                 enc[i] = encoded(text) @ model.encoder_weights + model.encoder_intercepts
+            if model.foreign_weights is not None and model.foreign_intercepts is not None:
+                foreign[i] = (
+                    encoded(text)[FOREIGN_COLUMNS] @ model.foreign_weights
+                    + model.foreign_intercepts
+                )
     dev = [i for i, e in enumerate(rows) if e.source == "dev"] or list(range(len(rows)))
     platt: dict[str, tuple[float, float]] = {}
+    foreign_platt: dict[str, tuple[float, float]] = {}
     stack: dict[str, tuple[float, float, float]] = {}
     lin_probs = np.zeros_like(lin)
     used_probs = np.zeros_like(lin)
@@ -421,6 +441,8 @@ def fit_calibration(
         slope, offset = _platt(lin[keep, h], y)
         platt[head] = (slope, offset)
         lin_probs[:, h] = _sigmoid(slope * lin[:, h] + offset)
+        if params.encoder and params.foreign:
+            foreign_platt[head] = _platt(foreign[keep, h], y)
         if params.encoder:
             a, b, c = _stack(lin[keep, h], enc[keep, h], y)
             stack[head] = (a, b, c)
@@ -450,7 +472,7 @@ def fit_calibration(
         max_fpr = params.max_fpr if head == ANY else 1.0
         probs = used_probs[keep, h]
         thresholds[head] = best_threshold(probs, y, max_fpr) if y.any() else 0.5
-    return Calibration(platt, thresholds, stack, gate, any_blend)
+    return Calibration(platt, thresholds, stack, gate, any_blend, foreign_platt)
 
 
 def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAMS) -> Model:
@@ -461,6 +483,7 @@ def train_calibrated(examples: Sequence[Example], params: Params = DEFAULT_PARAM
     model.stack = fitted.stack
     model.gate = fitted.gate
     model.any_blend = fitted.any_blend
+    model.foreign_calibration = fitted.foreign_platt
     model.meta["calibration"] = (
         "Platt scaling (n-gram tier), stacking (both tiers) and the any-category blend on "
         "4-fold out-of-fold logits of the dev rows"

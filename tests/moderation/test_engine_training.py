@@ -31,6 +31,8 @@ def test_train_moderation_is_deterministic(tmp_path):
     assert "pickle" not in json.dumps(artifact["meta"])
     model = Model.from_json(artifact)
     assert set(model.predict("hello")) == set(model.heads)
+    # The foreign-language path is trained and calibrated with the rest.
+    assert model.has_foreign and set(model.foreign_calibration) == set(model.heads)
 
 
 def test_shipped_artifact_is_small_json():
