@@ -9,7 +9,8 @@ is missed:
   ordinary prose): wall-clock and CPU time per call, p50 and p95, on one core. Target: p95
   wall-clock under 60 ms. Clean prose stays below the semantic tier's gate, so a third case
   forces the gate open: the same prose through the sentence encoder, the cost of a text the
-  n-gram tier is unsure about.
+  n-gram tier is unsure about. A fourth is French prose, which the foreign path reads with the
+  multilingual encoder on every call.
 * a hung LLM judge: the fake upstream (tests/fake_upstream.py) accepts the request and answers
   nothing for 4 s while the judge's model has a 2 s read timeout. Target: every call returns
   before the upstream would have answered, with the engine's verdict marked "timed out".
@@ -53,6 +54,12 @@ _PROSE = (
     "residents asked about parking fees school crossings and the late night noise from the "
     "market square while the mayor promised a report before the summer holidays"
 )
+# The same report in French: read by the foreign path (the multilingual encoder on every call).
+_FRENCH_PROSE = (
+    "le conseil municipal s'est réuni mardi pour discuter des nouvelles lignes de bus et du "
+    "budget des parcs les habitants ont posé des questions sur le stationnement les passages "
+    "piétons et le bruit du marché tandis que le maire a promis un rapport avant les vacances"
+)
 
 
 def repeated_text(i: int) -> str:
@@ -61,9 +68,9 @@ def repeated_text(i: int) -> str:
     return (sentence * 30)[:2000] + str(i)
 
 
-def prose_text(i: int) -> str:
+def prose_text(i: int, prose: str = _PROSE) -> str:
     """2,000 characters of ordinary words in a random order (seeded by `i`)."""
-    words = _PROSE.split()
+    words = prose.split()
     rng = np.random.default_rng(i)
     out: list[str] = []
     while len(" ".join(out)) < 2000:
@@ -109,6 +116,7 @@ def engine_latency(runs: int) -> bool:
         ("repeated text", lambda i: timed(repeated_text(i))),
         ("2,000-char prose", lambda i: timed(prose_text(i))),
         ("prose, encoder", _encoder_open(prose_text)),
+        ("French prose", lambda i: timed(prose_text(i, _FRENCH_PROSE))),
     ]
     for label, run in cases:
         p95 = report_latency(label, np.array([run(i) for i in range(runs)]))

@@ -981,6 +981,11 @@ def test_negation_in_another_sentence_does_not_cancel_a_threat() -> None:
         ("shoot me an email", "send a message"),
         ("i will kill you", "i will kill you"),
         ("i want to kill my boss", "i want to kill my boss"),
+        # A scoreline marks a contest in French, German and Spanish banter.
+        ("on va vous ecraser 3-1 dimanche", "on va ganar 3-1 dimanche"),
+        ("wir werden euch plattmachen, 5 zu 0", "wir werden ganar, 5 zu 0"),
+        ("os vamos a machacar 2:0", "ganar 2:0"),
+        ("on va vous ecraser dimanche", "on va vous ecraser dimanche"),
     ],
 )
 def test_benign_senses_change_only_harmless_uses(text: str, expected: str) -> None:
