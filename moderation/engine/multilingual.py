@@ -98,9 +98,19 @@ _MIN_FOREIGN_WORDS = 2
 _MIN_FOREIGN_SHARE = 0.08
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+_ASCII_LETTER = re.compile(r"[a-z]")
+
+
 def reads_as_foreign(normalized: str) -> bool:
-    """Whether a normalised text is written in a language other than English (French, German,
-    Spanish and their neighbours), so that the English-trained tiers cannot read it."""
+    """Whether a normalised text is written in a language other than English, so that the
+    English-trained tiers cannot read it: French, German or Spanish (and their neighbours) by
+    their function words, or a text written mostly in another script than the Latin one
+    (Cyrillic, Greek, Arabic, Chinese ...; normalisation leaves Latin letters unaccented)."""
+    letters = len(_LETTER.findall(normalized))
+    latin = len(_ASCII_LETTER.findall(normalized))
+    if letters - latin >= 2 and letters - latin > latin:
+        return True
     words = _WORD.findall(normalized)
     foreign = sum(w in _FOREIGN for w in words)
     if foreign < _MIN_FOREIGN_WORDS or foreign < _MIN_FOREIGN_SHARE * len(words):

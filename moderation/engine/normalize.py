@@ -89,6 +89,32 @@ _CONFUSABLES = {
     "ᴀ": "a",
 }
 _CONFUSABLE_TABLE = str.maketrans(_CONFUSABLES)
+_CYRILLIC_GREEK = re.compile(r"[\u0370-\u03ff\u0400-\u052f]")
+# Cyrillic and Greek letters with no Latin look-alike ("я", "ж", "λ"): a text that uses them is
+# written in that script, not disguised Latin.
+_OWN_LETTERS = re.compile(
+    "["
+    + "".join(c for c in map(chr, range(0x370, 0x530)) if c.isalpha() and c not in _CONFUSABLES)
+    + "]"
+)
+_WORD_RUN = re.compile(r"\w+")
+_LATIN = re.compile(r"[a-z]")
+
+
+def _unconfuse(text: str) -> str:
+    """Cyrillic and Greek look-alikes -> Latin ("kіll" with a Cyrillic "і" reads "kill"), except
+    in text written in those scripts, where only words that mix in Latin letters are changed:
+    "Привет" stays Russian instead of becoming "npubet"."""
+    script = _CYRILLIC_GREEK.findall(text)
+    if not script:
+        return text.translate(_CONFUSABLE_TABLE)  # the Latin variants ("ß", "ł") only
+    own = len(_OWN_LETTERS.findall(text))
+    if own < 2 or own < 0.1 * len(script) or len(script) < len(_LATIN.findall(text)):
+        return text.translate(_CONFUSABLE_TABLE)
+    return _WORD_RUN.sub(
+        lambda m: m[0].translate(_CONFUSABLE_TABLE) if _LATIN.search(m[0]) else m[0], text
+    )
+
 
 # Leetspeak, decoded only inside a token that also holds letters, so "2024" or "$50" survive.
 _LEET = str.maketrans(
@@ -400,7 +426,7 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = text.casefold()
-    text = text.translate(_CONFUSABLE_TABLE)
+    text = _unconfuse(text)
     text = _strip_marks(text)
     text = _EIGHT_AS_ATE.sub(_eight_as_ate, text)
     text = _LEET_TOKEN.sub(_decode_leet, text)

@@ -62,3 +62,15 @@ def test_normalize_reads_an_eight_after_a_words_first_consonants_as_ate():
 
 def test_normalize_keeps_ordinary_numbers():
     assert normalize("Order 2024 costs $50 on mp3 and 5g") == "order 2024 costs $50 on mp3 and 5g"
+
+
+def test_normalize_keeps_text_written_in_cyrillic_or_greek():
+    """Look-alike letters are mapped to Latin in disguised Latin words, not in Russian or
+    Greek text, which would otherwise become nonsense ("npubet")."""
+    assert normalize("Привет, как дела? Хорошего дня!") == "привет, как дела? хорошего дня!"
+    assert normalize("Я тебя убью сегодня ночью.") == "я тебя убью сегодня ночью."
+    assert normalize("Καλημέρα, τι κάνεις;").startswith("καλημερα")
+    # A Latin word disguised with Cyrillic letters inside Russian text is still read.
+    assert normalize("Привет, я тебя kіll") == "привет, я тебя kill"
+    # A whole English text in Cyrillic look-alikes has no letter of the script's own.
+    assert normalize("і wіll kіll уоu") == "i will kill you"

@@ -1,6 +1,6 @@
-"""French, German and Spanish text read by the foreign-language path: heads over the
-multilingual encoder alone, instead of the n-gram tier and all-MiniLM-L6-v2, which learned
-English (all texts written for these tests)."""
+"""French, German and Spanish text, and text in other scripts, read by the foreign-language
+path: heads over the multilingual encoder alone, instead of the n-gram tier and
+all-MiniLM-L6-v2, which learned English (all texts written for these tests)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ def without_foreign_path() -> Iterator[None]:
         "El concierto de anoche fue increíble.",
         "¿Dónde está la estación de tren?",
         "Les gens comme toi devraient disparaître.",
+        # Other scripts: read by the multilingual encoder, which knows 16 languages.
+        "Привет, как дела? Хорошего дня!",
+        "أتمنى لك يوماً سعيداً",
+        "今天天气很好，我们去公园吧。",
     ],
 )
 def test_french_german_and_spanish_read_as_foreign(text: str) -> None:
@@ -53,6 +57,7 @@ def test_french_german_and_spanish_read_as_foreign(text: str) -> None:
         "We had dinner at La Tasca and the paella was great.",
         "The die is cast, as Caesar said.",
         "Es ist what they call a loan phrase in the article I read.",
+        "My grandmother always said Привет when she called.",
         "ok",
         "",
     ],
@@ -120,6 +125,8 @@ UNFLAGGED_BEFORE = [
     ),
     ("Er zog ihr das Höschen aus und leckte sie, bis sie kam.", "SEXUAL"),
     ("Me gustaría follarte toda la noche hasta que grites mi nombre.", "SEXUAL"),
+    # Russian, which normalisation turned into Latin nonsense before.
+    ("Ты жалкое ничтожество, никто тебя не любит.", "HARASSMENT"),
 ]
 # Safe texts in the three languages, some naming a group or with a strong word.
 SAFE_FOREIGN = [
@@ -129,6 +136,10 @@ SAFE_FOREIGN = [
     "Meine Nachbarn sind Muslime und helfen mir immer beim Einkaufen.",
     "El concierto de anoche fue increíble, la banda tocó todas sus canciones clásicas.",
     "Mis compañeros de piso son gais y cocinan de maravilla.",
+    "Мои соседи мусульмане, очень добрые люди.",
+    "Завтра идём в кино с друзьями.",
+    "أتمنى لك يوماً سعيداً",
+    "今天天气很好，我们去公园吧。",
 ]
 
 
