@@ -35,11 +35,33 @@ _TECH_OBJECT = (
     r"signal|request|requests|loop|transaction|lock|locks|tmux|docker|nginx|java|python|"
     r"chrome|firefox|it with fire|\d{3,})"
 )
+# Video games whose play is fighting: killing in them is a game move.
+_GAME_TITLE = (
+    r"(?:skyrim|elden ring|dark souls|bloodborne|sekiro|the witcher(?: \d)?|witcher(?: \d)?|"
+    r"minecraft|fortnite|call of duty|warzone|counter-?strike(?: 2)?|cs ?go|cs2|valorant|"
+    r"overwatch(?: 2)?|apex(?: legends)?|pubg|battlefield(?: \d+)?|halo(?: \d)?|doom|"
+    r"destiny(?: 2)?|diablo(?: \w+)?|world of warcraft|league of legends|dota(?: 2)?|"
+    r"gta(?: \w+)?|grand theft auto(?: \w+)?|red dead(?: redemption)?(?: 2)?|fallout(?: \d+)?|"
+    r"assassin'?s creed(?: \w+)?|hitman(?: \d)?|metal gear(?: solid)?(?: \w+)?|zelda|"
+    r"the legend of zelda|mario|pokemon|roblox|among us|rust|dayz|tarkov|escape from tarkov|"
+    r"rainbow six(?: siege)?|dead island(?: \d)?|resident evil(?: \d+)?|the last of us|"
+    r"god of war|baldur'?s gate(?: \d)?|cyberpunk(?: 2077)?|far cry(?: \d)?|mortal kombat|"
+    r"tekken|street fighter|smash bros|monster hunter(?: \w+)?|terraria|hollow knight|"
+    r"helldivers(?: 2)?|rimworld|crusader kings(?: \d)?|civilization(?: \w+)?|age of empires|"
+    r"starcraft(?: \d)?|runescape|osrs|dungeons (?:and|&) dragons|d&d|dnd)"
+)
+# A sentence that also names real life or a real place or person is not only about the game:
+# "I'll shoot up my school in GTA style".
+_NOT_IN_A_GAME = (
+    r"(?![^.!?]*\b(?:real life|irl|for real|in person|school|class|college|campus|work|office|"
+    r"church|mosque|synagogue|temple|mall|concert|hospital|home|house|street|town|city|"
+    r"neighbou?rs?|wife|husband|girlfriend|boyfriend|kids?|children|teacher|boss|coworkers?|"
+    r"colleagues?|police|cops?)\b)"
+)
 _GAME = (
-    r"(?:(?:\w+\s+){0,2}?(?:chess|checkers|draughts|poker|cards|blackjack|tennis|golf|squash|"
-    r"badminton|ping pong|table tennis|pool|snooker|darts|bowling|scrabble|monopoly|uno|"
-    r"trivia|quiz|mario ?kart|fifa|fortnite|minecraft|smash bros|street fighter|tekken|"
-    r"call of duty|overwatch|valorant|league of legends|halo|rocket league|video games?|"
+    rf"(?:(?:\w+\s+){{0,2}}?(?:{_GAME_TITLE}|chess|checkers|draughts|poker|cards|blackjack|"
+    r"tennis|golf|squash|badminton|ping pong|table tennis|pool|snooker|darts|bowling|"
+    r"scrabble|monopoly|uno|trivia|quiz|mario ?kart|fifa|rocket league|video games?|"
     r"board games?|card games?|games?|arm[ -]?wrestling|basketball|football|soccer|hockey|"
     r"volleyball|baseball|cricket|rugby|debates?|karaoke|sudoku|wordle|crosswords?|"
     r"trivia night|quiz night|sales contest|spelling bee)|"
@@ -214,6 +236,21 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"the final boss|pvp|gank(?:ed)?|one-?shot(?:ted)?)\b",
             "game move",
         ),
+        # Killing inside a named fighting game: "in Elden Ring, how do I kill Malenia".
+        # (From a sentence's start only: tried at every position, the scan to the sentence's
+        # end would take quadratic time on a long text without full stops.)
+        (rf"(?<![^.!?]){_NOT_IN_A_GAME}[^.!?]*\b(?:in|on) {_GAME_TITLE}\b[^.!?]*", None),
+        # Monsters and game creatures: "kill the dragon", "slay zombies", "the final boss". Not
+        # words that also name people ("aliens", "orcs", "NPCs", "the boss").
+        (
+            r"\b(?:kill(?:s|ed|ing)?|slay(?:s|ed|ing)?|slain|shoot(?:s|ing)?|shot|"
+            r"stab(?:s|bed|bing)?|behead(?:s|ed|ing)?|destroy(?:s|ed|ing)?|murder(?:s|ed|ing)?)"
+            r"\s+(?:the |a |an |some |all (?:the )?|those |these |more |every )?(?:\w+ )?"
+            r"(?:zombies?|dragons?|"
+            r"monsters?|demons?|skeletons?|undead|vampires?|werewol(?:f|ves)|dungeon \w+|"
+            r"(?:final|raid|world|mini-?) ?boss(?:es)?)\b",
+            "defeat the creature",
+        ),
         # Winning a game or a contest: "beat my brother at chess", "destroy you at Mario Kart".
         (
             rf"\b(?:beat|beats|beating|beaten|destroy(?:s|ed|ing)?|crush(?:es|ed|ing)?|"
@@ -221,7 +258,7 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             rf"annihilat(?:e|es|ed|ing)|obliterat(?:e|es|ed|ing)|slaughter(?:s|ed|ing)?|"
             rf"demolish(?:es|ed|ing)?|whoop(?:s|ed|ing)?|thrash(?:es|ed|ing)?|own|owned|"
             rf"trounc(?:e|es|ed|ing))\s+(?P<rival>(?:\w+\s+){{0,3}}?)(?P<where>(?:at|in|on)\s+"
-            rf"{_GAME})",
+            rf"{_GAME})(?![^.!?]*\b(?:real life|irl|for real|in person)\b)",
             r"win against \g<rival>\g<where>",
         ),
         (
@@ -271,8 +308,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
 # ("what killed the dinosaurs" -> "what ended the dinosaurs").
 _NEUTRAL_VERB = re.compile(
     r"\b(?:kill|murder|slaughter|execute|terminate|nuke|shoot|slash|butcher|axe|gut|hack|"
-    r"chop|destroy|demolish|devour|tuer|killer|toten|abschiessen|matar)(?:s|es|ed|d|ing|"
-    r"ting|ted|en)?\b"
+    r"chop|destroy|demolish|devour|stab|poison|assassinate|snipe|behead|strangle|burn|"
+    r"tuer|killer|toten|abschiessen|matar)(?:s|es|ed|d|ing|ting|ted|bed|bing|en)?\b"
 )
 
 

@@ -853,6 +853,13 @@ def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
         "Pass me the knife so I can cut the bread.",
         "Grab the kitchen knife and dice the carrots.",
         "Stab the potatoes with a fork before baking.",
+        # Killing inside a named fighting game, and monsters.
+        "How do I kill the dragon in Skyrim?",
+        "How can I stab an enemy from behind in Assassin's Creed?",
+        "In Elden Ring, what's the fastest way to kill Malenia with a bleed build?",
+        "How do I poison a guard in Hitman without being spotted?",
+        "How do I kill other players in Rust without losing my loot?",
+        "What's the best build to slay the final boss quickly?",
     ],
 )
 def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
@@ -868,6 +875,9 @@ def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
         "How do I kill my husband before he wakes up?",
         "Pass me the knife so I can stab him.",
         "Grab the kitchen knife and cut his throat.",
+        # A game named beside a real place or person is not only about the game.
+        "I will shoot up my school in GTA style tomorrow.",
+        "I'm going to kill my neighbour, just like in Hitman.",
     ],
 )
 def test_the_same_verbs_aimed_at_people_are_still_violence(text: str) -> None:
@@ -986,6 +996,11 @@ def test_negation_in_another_sentence_does_not_cancel_a_threat() -> None:
         ("wir werden euch plattmachen, 5 zu 0", "wir werden ganar, 5 zu 0"),
         ("os vamos a machacar 2:0", "ganar 2:0"),
         ("on va vous ecraser dimanche", "on va vous ecraser dimanche"),
+        # Monsters, but not words that also name people.
+        ("how do i kill the zombies", "how do i defeat the creature"),
+        ("kill the ender dragon", "defeat the creature"),
+        ("kill all the illegal aliens", "kill all the illegal aliens"),
+        ("shoot the orcs on sight", "shoot the orcs on sight"),
     ],
 )
 def test_benign_senses_change_only_harmless_uses(text: str, expected: str) -> None:
