@@ -119,6 +119,26 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"(?:literally |actually |absolutely )?(?:kill|murder|end) (?=me\b)",
             r"\g<who> will be angry with ",
         ),
+        # The same in French, German and Spanish: "ma mère va me tuer", "mein Chef bringt mich
+        # um", "mi madre me va a matar".
+        (
+            r"\b(?P<who>mere|pere|parents|daron(?:ne)?s?|patron(?:ne)?|chef(?:fe)?|prof|femme|"
+            r"mari|copine|copain|soeur|frere|mamie|grand-mere|meuf|mec) (?:va me tuer|vont me "
+            r"tuer|me tuera|me tueront|va me buter|va me massacrer)\b",
+            r"\g<who> va me gronder",
+        ),
+        (
+            r"\b(?P<who>mutter|mama|vater|papa|eltern|chef(?:in)?|lehrer(?:in)?|frau|mann|"
+            r"freundin|freund|schwester|bruder|oma|opa|trainer(?:in)?) (?:bringt|bringen|wird|"
+            r"werden) mich (?:\w+ )?um(?:bringen)?\b",
+            r"\g<who> schimpft mit mir",
+        ),
+        (
+            r"\b(?P<who>madre|padre|mama|papa|padres|jefe|jefa|profe|profesora?|mujer|marido|"
+            r"novia|novio|hermana|hermano|abuela|abuelo|entrenador(?:a)?) me (?:va a matar|van a "
+            r"matar|mata|matara|mataran)\b",
+            r"\g<who> me va a reganar",
+        ),
         # A slur's homonym on the plate or in the hearth: faggots (meatballs) and peas, a bundle
         # of faggots (firewood).
         (

@@ -1767,17 +1767,26 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
 # The explicit cases in the three most asked-for languages after English (normalised text:
 # lower case, accents stripped, "ß" as "ss").
 
+# German "um" as the particle of "umbringen" (kill), not "at": "ich bringe dich um 8 zum
+# Bahnhof" is a lift at eight.
+_UM = (
+    r"um(?! ?\d| (?:halb|viertel|mitternacht|mittag|zu|die|den|das|ein|eine|acht|neun|zehn|elf|"
+    r"zwolf|sieben|sechs|funf|vier|drei|zwei|eins)\b)"
+)
 _FOREIGN_THREAT = re.compile(
     # French
     r"\bje (?:vais|veux|vas) (?:te|vous|le|la|les|t'|l')\s*(?:tuer|buter|crever|egorger|"
     r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer)\b|"
+    r"\bje (?:vais|veux|vas) (?:tuer|buter|egorger|poignarder|flinguer|etrangler) "
+    r"(?:mon|ma|mes|le|la|les|ce|cette|ces|son|sa|ses|ton|ta|tes) (?!temps\b|ennui\b)\w+|"
     r"\bje (?:te|vous|le|la|les) (?:tuerai|buterai|egorgerai|massacrerai|crever ai|"
     r"retrouverai)\b|\bje vais (?:tous )?vous (?:tous )?tuer\b|\b(?:tu vas|vous allez) "
     r"(?:mourir|crever|le payer)\b|\bje sais ou tu (?:habites|vis)\b|\bt'es (?:un homme )?mort\b|"
     # German
-    r"\bich (?:bringe|bring|werde|will|mach|mache) (?:dich|euch|sie|ihn) (?:\w+ )?(?:um|"
-    r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|"
-    r"erwurgen|verbrennen|vergewaltigen|schlagen|kaputtmachen)\b|\bich (?:tote|ersteche|"
+    r"\bich (?:bringe|bring|werde|will|mach|mache) (?:dich|euch|sie|ihn|(?:meinen|meine|mein|"
+    rf"deinen|deine|dein|seinen|seine|ihren|ihre|den|diesen|diese) \w+) (?:\w+ )?(?:{_UM}|"
+    r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|erwurgen|verbrennen|vergewaltigen|schlagen|"
+    r"kaputtmachen)\b|\bich (?:tote|ersteche|"
     r"erschiesse|erwurge) (?:dich|euch|sie|ihn)\b|\bdu bist (?:so )?(?:tot|ein toter mann)\b|"
     r"\bich weiss,? wo du wohnst\b|\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
     # Spanish
@@ -1795,7 +1804,7 @@ _FOREIGN_THREAT = re.compile(
     r"le regretter|finir (?:a l'hopital|aux urgences|dans un sac|sous terre))\b|"
     r"\bballe dans (?:la|ta) tete\b|"
     r"\b(?:toi et ta famille|ta famille et toi|vous etes)\b[^.!?]{0,20}\bmorts?\b|"
-    r"\b(?:ich|wir)\s+(?:\w+\s+){0,3}?(?:dich|euch)\s+(?:\w+\s+){0,3}?(?:um|tot|kaputt|"
+    rf"\b(?:ich|wir)\s+(?:\w+\s+){{0,3}}?(?:dich|euch)\s+(?:\w+\s+){{0,3}}?(?:{_UM}|tot|kaputt|"
     r"krankenhausreif)\b|\bdu (?:bist|bis) so gut wie tot\b|"
     r"\b(?:wachst|landest|endest|liegst) (?:du )?(?:\w+ )?(?:im krankenhaus|im sarg|im rollstuhl|"
     r"auf der intensiv\w*|unter der erde)\b|\b(?:du wirst|ihr werdet)\s+(?:\w+\s+){0,2}?"

@@ -724,6 +724,10 @@ def test_counter_speech_is_allowed(text: str) -> None:
         "Du wirst bluten, das versprech ich dir.",
         "Como te vuelva a ver por aquí te reviento.",
         "Sabemos dónde juegan tus hijos por las tardes.",
+        # Threats against a named third person.
+        "Ich bringe meinen Chef um.",
+        "Ich werde meinen Nachbarn umbringen.",
+        "Je vais buter mon voisin.",
         # Violence against a group, dehumanising and derogatory claims.
         "Faudrait tabasser tous les homos du quartier.",
         "Die Flüchtlinge sollte man alle abschieben und das Heim anzünden.",
@@ -783,6 +787,13 @@ def test_sexual_material_with_children_in_other_languages_takes_the_escalation_r
         "Tu as raté le bus ce matin ?",
         "Tu veux du thon dans ta salade ?",
         "Du hast die Kuh auf der Weide gesehen?",
+        # "X will kill me if ...": trouble at home, not a threat; "um" as "at".
+        "Ma mère va me tuer quand elle va voir mon bulletin.",
+        "Mein Chef wird mich umbringen, wenn ich wieder zu spät komme.",
+        "Mi jefe me va a matar si llego tarde otra vez.",
+        "Ich bringe dich um 8 zum Bahnhof.",
+        "Ich bringe meine Kinder um halb acht zur Schule.",
+        "Je vais tuer le temps en lisant un bon livre.",
     ],
 )
 def test_french_german_and_spanish_harmless_texts_are_allowed(text: str) -> None:
