@@ -206,7 +206,7 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         (
             r"\b(?:kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|destroy(?:s|ed|ing)?|demolish(?:es|ed|"
             r"ing)?)\s+(?P<task>(?:an?|the|this|that)\s+(?:workout|exam|test|"
-            r"interview|presentation|song|set|solo|performance|level|boss|round|match|game)\b)",
+            r"interview|presentation|song|set|solo|performance|level|round|match|game)\b)",
             r"ace \g<task>",
         ),
         # Things called bombs that are not: "a bath bomb", "a truth bomb", "the f-bomb".
@@ -259,7 +259,14 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # Killing inside a named fighting game: "in Elden Ring, how do I kill Malenia".
         # (From a sentence's start only: tried at every position, the scan to the sentence's
         # end would take quadratic time on a long text without full stops.)
-        (rf"(?<![^.!?]){_NOT_IN_A_GAME}[^.!?]*\b(?:in|on) {_GAME_TITLE}\b[^.!?]*", None),
+        (rf"(?<![^.!?]){_NOT_IN_A_GAME}[^.!?]*\b(?:in|on|of) {_GAME_TITLE}\b[^.!?]*", None),
+        # "The boss" in a game: "we killed the boss on our first try, gg".
+        (
+            r"\b(?:kill(?:s|ed|ing)?|beat(?:s|ing|en)?|defeat(?:s|ed|ing)?)\s+"
+            rf"the boss\b{_NOT_IN_A_GAME}(?=[^.!?]*\b(?:level|raid|gg|first try|attempts?|"
+            r"phase \d|speedrun|loot|xp|checkpoint|respawn|build|dungeon|quest|boss fight)\b)",
+            "defeat the creature",
+        ),
         # Monsters and game creatures: "kill the dragon", "slay zombies", "the final boss". Not
         # words that also name people ("aliens", "orcs", "NPCs", "the boss").
         (

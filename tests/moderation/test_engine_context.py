@@ -871,6 +871,8 @@ def test_a_reclaimed_slur_said_of_oneself_with_pride_is_allowed() -> None:
         "How do I poison a guard in Hitman without being spotted?",
         "How do I kill other players in Rust without losing my loot?",
         "What's the best build to slay the final boss quickly?",
+        "How do I kill the boss in level 3 of Hollow Knight?",
+        "We killed the boss on our first try last night, GG.",
     ],
 )
 def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
@@ -889,6 +891,9 @@ def test_games_idioms_and_cooking_are_allowed(text: str) -> None:
         # A game named beside a real place or person is not only about the game.
         "I will shoot up my school in GTA style tomorrow.",
         "I'm going to kill my neighbour, just like in Hitman.",
+        # "The boss" with no game in sight is a person.
+        "I'm going to kill the boss tomorrow.",
+        "I will kill the boss at work and then loot the safe.",
     ],
 )
 def test_the_same_verbs_aimed_at_people_are_still_violence(text: str) -> None:
