@@ -167,12 +167,11 @@ def raised_logit(
 def blend_any(blend: Blend, p_any: float, p_top: float) -> float:
     """The final "any category" probability from the ANY head's and the top category's."""
     a, b, c, slope, offset = blend
-    z = raised_logit((a, b, c), logit(p_any), logit(p_top))
-    z = min(max(slope * z + offset, -30.0), 30.0)
-    return 1.0 / (1.0 + math.exp(-z))
+    return _sigmoid(slope * raised_logit((a, b, c), logit(p_any), logit(p_top)) + offset)
 
 
 def _sigmoid(z: float) -> float:
+    """The logistic function, its input clipped to [-30, 30]."""
     return 1.0 / (1.0 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
@@ -336,13 +335,11 @@ class Model:
 
     def calibrate(self, head: str, logit: float) -> float:
         slope, offset = self.calibration.get(head, (1.0, 0.0))
-        z = min(max(slope * logit + offset, -30.0), 30.0)
-        return 1.0 / (1.0 + math.exp(-z))
+        return _sigmoid(slope * logit + offset)
 
     def combine(self, head: str, logit: float, encoder_logit: float) -> float:
         a, b, c = self.stack[head]
-        z = min(max(a * logit + b * encoder_logit + c, -30.0), 30.0)
-        return 1.0 / (1.0 + math.exp(-z))
+        return _sigmoid(a * logit + b * encoder_logit + c)
 
     def predict(self, normalized: str, *, semantic: bool = True) -> dict[str, float]:
         """Calibrated probability per head for one normalised text.
@@ -354,10 +351,16 @@ class Model:
         """
         if semantic and self.reads_foreign(normalized):
             probs = self.foreign_probs(normalized)
-            if self.any_blend is not None:
-                top = max(probs[c] for c in self.heads if c != ANY)
-                probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
-            return probs
+        else:
+            probs = self._english_probs(normalized, semantic)
+        if self.any_blend is not None:
+            top = max(probs[c] for c in self.heads if c != ANY)
+            probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
+        return probs
+
+    def _english_probs(self, normalized: str, semantic: bool) -> dict[str, float]:
+        """The n-gram tier's calibrated probabilities, stacked with the semantic tier's above
+        the gate."""
         raw = self.logits(normalized)
         probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
@@ -368,9 +371,6 @@ class Model:
                 head: self.combine(head, float(z), float(e))
                 for head, z, e in zip(self.heads, raw, encoded, strict=True)
             }
-        if self.any_blend is not None:
-            top = max(probs[c] for c in self.heads if c != ANY)
-            probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
         return probs
 
     def to_json(self) -> dict[str, Any]:

@@ -96,6 +96,9 @@ _FOREIGN = (_FRENCH | _GERMAN | _SPANISH) - _ENGLISH
 # more than its English ones, and at least this share of all its words.
 _MIN_FOREIGN_WORDS = 2
 _MIN_FOREIGN_SHARE = 0.08
+# The language is told from the text's beginning, as the encoder reads it (MAX_CHARS): the engine
+# asks once per call and once more per check, so a 100,000-character text costs no more.
+_SAMPLE_CHARS = 2 * MAX_CHARS
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -107,11 +110,12 @@ def reads_as_foreign(normalized: str) -> bool:
     English-trained tiers cannot read it: French, German or Spanish (and their neighbours) by
     their function words, or a text written mostly in another script than the Latin one
     (Cyrillic, Greek, Arabic, Chinese ...; normalisation leaves Latin letters unaccented)."""
-    letters = len(_LETTER.findall(normalized))
-    latin = len(_ASCII_LETTER.findall(normalized))
+    sample = normalized[:_SAMPLE_CHARS]
+    letters = len(_LETTER.findall(sample))
+    latin = len(_ASCII_LETTER.findall(sample))
     if letters - latin >= 2 and letters - latin > latin:
         return True
-    words = _WORD.findall(normalized)
+    words = _WORD.findall(sample)
     foreign = sum(w in _FOREIGN for w in words)
     if foreign < _MIN_FOREIGN_WORDS or foreign < _MIN_FOREIGN_SHARE * len(words):
         return False

@@ -98,7 +98,6 @@ _OWN_LETTERS = re.compile(
     + "]"
 )
 _WORD_RUN = re.compile(r"\w+")
-_LATIN = re.compile(r"[a-z]")
 
 
 def _unconfuse(text: str) -> str:
@@ -109,10 +108,10 @@ def _unconfuse(text: str) -> str:
     if not script:
         return text.translate(_CONFUSABLE_TABLE)  # the Latin variants ("ß", "ł") only
     own = len(_OWN_LETTERS.findall(text))
-    if own < 2 or own < 0.1 * len(script) or len(script) < len(_LATIN.findall(text)):
+    if own < 2 or own < 0.1 * len(script) or len(script) < len(_HAS_LETTER.findall(text)):
         return text.translate(_CONFUSABLE_TABLE)
     return _WORD_RUN.sub(
-        lambda m: m[0].translate(_CONFUSABLE_TABLE) if _LATIN.search(m[0]) else m[0], text
+        lambda m: m[0].translate(_CONFUSABLE_TABLE) if _HAS_LETTER.search(m[0]) else m[0], text
     )
 
 

@@ -263,8 +263,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     top = max(ratios, key=lambda c: (ratios[c], c))
     min_ratio = FOREIGN_CATEGORY_RATIO if model.reads_foreign(normalized) else MIN_CATEGORY_RATIO
     if ratios[top] < min_ratio:
-        # The "any category" head alone, with no category head even halfway to its own bar,
-        # names nothing the text would be unsafe for: not enough to flag it.
+        # The "any category" head alone, with no category head near enough to its own bar
+        # (halfway; all the way on foreign text), names nothing the text would be unsafe for:
+        # not enough to flag it.
         learned_hit = False
     if ratios[top] < 1.0 and any(f.category in _RULE_CATEGORIES for f in findings):
         # With no category head over its own bar, the "any category" head only says the text

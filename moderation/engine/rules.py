@@ -1785,8 +1785,8 @@ _FOREIGN_THREAT = re.compile(
     # German
     r"\bich (?:bringe|bring|werde|will|mach|mache) (?:dich|euch|sie|ihn|(?:meinen|meine|mein|"
     rf"deinen|deine|dein|seinen|seine|ihren|ihre|den|diesen|diese) \w+) (?:\w+ )?(?:{_UM}|"
-    r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|erwurgen|verbrennen|vergewaltigen|schlagen|"
-    r"kaputtmachen)\b|\bich (?:tote|ersteche|"
+    r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|"
+    r"erwurgen|verbrennen|vergewaltigen|schlagen|kaputtmachen)\b|\bich (?:tote|ersteche|"
     r"erschiesse|erwurge) (?:dich|euch|sie|ihn)\b|\bdu bist (?:so )?(?:tot|ein toter mann)\b|"
     r"\bich weiss,? wo du wohnst\b|\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
     # Spanish

@@ -217,3 +217,17 @@ def test_unqualified_sub_category_score_stays_below_its_parent() -> None:
     assert scores["harassment"] == 0.9
     assert scores["harassment/threatening"] == 0.2
     assert scores["violence/graphic"] == 0.1
+
+
+def test_foreign_text_is_scored_by_the_foreign_path_over_http(api_client: APIClient) -> None:
+    """French, German and Spanish input takes the foreign-language path behind
+    /v1/moderations too: flagged in its category, with that path's calibrated score."""
+    from moderation.engine.classifier import get_model
+    from moderation.engine.normalize import normalize
+
+    text = "Er zog ihr das Höschen aus und leckte sie, bis sie kam."
+    result = post(api_client, {"input": text}).json()["results"][0]
+    assert_result_shape(result)
+    assert result["flagged"] is True and result["categories"]["sexual"] is True
+    expected = get_model().predict(normalize(text))["SEXUAL"]
+    assert result["category_scores"]["sexual"] == pytest.approx(expected, abs=1e-4)
