@@ -12,8 +12,10 @@ text (`moderation/training/splits.py`) into a tuning part (7/10) and a holdout p
 * Holdout: scored once by the shipped artifact, which was trained on tuning parts only.
 
 For each it prints "any category" AUPRC, precision, recall, F1 and false-positive rate at the
-engine's own verdicts (a text counts as flagged when the verdict names a learned category or
-EXTREMISM as category or signal), AUPRC per category, and latency per text (p50/p95, one core).
+engine's own verdicts (a text counts as flagged when its status is DISALLOWED and the verdict
+names a learned category or EXTREMISM as category or signal: what `/v1/moderations` reports as
+`flagged`; a flag that context softened to LOG_ONLY is ALLOWED and does not count), AUPRC per
+category, and latency per text (p50/p95, one core).
 No text is ever printed.
 """
 
@@ -100,7 +102,10 @@ def score(examples: Sequence[Example], out: Scored | None = None) -> Scored:
         v = moderate(e.text)
         out.times.append(((time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000))
         out.risks.append(v.risk)
-        out.flagged.append(bool(DECISION_CATEGORIES.intersection(v.detected_signals)))
+        out.flagged.append(
+            v.status == "DISALLOWED"
+            and bool(DECISION_CATEGORIES.intersection([v.category, *v.detected_signals]))
+        )
         out.scores.append(dict(v.scores))
     return out
 

@@ -110,6 +110,17 @@ def unsafe_score(probs: dict[str, float], findings: list[rules.Finding] | None =
     return min(score, 1.0)
 
 
+def _framing(carriers: list[str]) -> rules.ContextHints:
+    """The framing hints that hold in every sentence carrying a flag."""
+    found = [rules.context_hints(c, c) for c in carriers]
+    return rules.ContextHints(
+        satire=all(h.satire for h in found),
+        news=all(h.news for h in found),
+        education=all(h.education for h in found),
+        fiction=all(h.fiction for h in found),
+    )
+
+
 class _Sentences:
     """The content's sentences, each normalised, scored and checked by the rules on demand
     (only for flagged content, so clean text pays nothing)."""
@@ -273,11 +284,13 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         learned_hit = False
     if (
         learned_hit
+        and top != "SEXUAL"
         and any(f.category == "PROFANITY" for f in findings)
         and not _calls_a_group_profane(normalized)
     ):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
-        # words are taken out was raised by them only.
+        # words are taken out was raised by them only. Not a sexual one: in sexual content
+        # those words are the content ("I want to fuck her until ...").
         clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
         if model.predict(clean)[classifier.ANY] < learned_bar:
             learned_hit = False
@@ -352,21 +365,24 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
             context.counter_speech(c) for c in carriers
         )
+        # Framing (news, fiction, teaching, jokes) counts only where the flag is: a word such
+        # as "reports" or "lol" elsewhere in the text frames nothing.
+        near = _framing(carriers)
         reporting = (
-            hints.news
-            or (hints.fiction and category in ("VIOLENCE", "HARASSMENT"))
+            near.news
+            or (near.fiction and category in ("VIOLENCE", "HARASSMENT"))
             or (
                 category in ("VIOLENCE", "HARASSMENT")
                 and all(rules.asks_about_history(c) for c in carriers)
             )
-            or (hints.education and category in ("SEXUAL", "CHILD_SAFETY"))
+            or (near.education and category in ("SEXUAL", "CHILD_SAFETY"))
         )
         recovering = category == "SELF_HARM" and all(
             rules.RECOVERY.search(c) or rules.helping_someone_else(c) for c in carriers
         )
         if quoted or countered:
             ambiguity = "QUOTED_CONTENT" if quoted else "CONTEXT_MISSING"
-        elif hints.satire:
+        elif near.satire:
             ambiguity = "SATIRE" if ambiguity == "NONE" else ambiguity
         elif (reporting or recovering) and f.learned_only:
             ambiguity = "CONTEXT_MISSING" if ambiguity == "NONE" else ambiguity
@@ -375,7 +391,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         if (
             quoted
             or countered
-            or ((reporting or recovering or hints.satire) and (f.learned_only or hints.fiction))
+            or ((reporting or recovering or near.satire) and (f.learned_only or near.fiction))
         ):
             soften.add(category)
     for category in sorted(soften):

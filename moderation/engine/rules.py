@@ -1419,7 +1419,8 @@ _NEWS = re.compile(
 _EDUCATION = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"
     r"diagnos\w+|treatment|contracepti\w+|condoms?|std|sti|hiv|pregnan\w+|puberty|gynecolog\w+|"
-    r"urolog\w+|health|healthy|consent|therapy|therapist|textbook|lesson|teacher|class)\b"
+    r"urolog\w+|sexual health|reproductive health|health class|therapy|therapist|textbook|"
+    r"(?:biology|health|science|sex ed) (?:lesson|class|teacher))\b"
 )
 
 

@@ -1032,6 +1032,50 @@ def test_sentences_split_on_punctuation_and_lines() -> None:
     assert sentences("One. Two? Three!\nFour") == ["One.", "Two?", "Three!", "Four"]
 
 
+# Framing (news, fiction, teaching, a joke) softens a flag only in the sentences that carry it:
+# a word such as "news", "documentary" or "lol" elsewhere in the text frames nothing.
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        (
+            "I'm going to fuck her brains out tonight and make her scream. "
+            "Saw a documentary about whales earlier.",
+            "VIOLENCE",
+        ),
+        (
+            "I want to fuck her hard against the wall until she screams my name and begs for "
+            "more. Anyway, I read the news today.",
+            "SEXUAL",
+        ),
+        ("I posted her nudes on a revenge porn site to teach her a lesson.", "SEXUAL"),
+    ],
+)
+def test_framing_elsewhere_in_the_text_softens_nothing(text: str, category: str) -> None:
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", category), (v.status, v.category, v.action)
+
+
+def test_framing_in_the_carrying_sentence_still_softens() -> None:
+    for text in (
+        'The news report said the gunman shouted "I will kill you all" before police arrived.',
+        "According to police, the victim was stabbed several times and died at the scene.",
+    ):
+        assert not flagged(text), text
+
+
+def test_sexual_swearing_is_the_content_not_mere_profanity() -> None:
+    # Taking the swear words out of a sexual text takes its content out: the sexual flag stays.
+    sexual = moderate("I want to fuck her hard against the wall until she screams my name.")
+    assert (sexual.status, sexual.category) == ("DISALLOWED", "SEXUAL")
+    for text in (
+        "fuck this shit, I'm so done with this fucking week",
+        "This fucking app crashes every time, what a piece of shit.",
+        "Fuck me, it's cold out there today.",
+    ):
+        v = moderate(text)
+        assert (v.status, v.category) == ("ALLOWED", "PROFANITY"), text
+
+
 # --- Obfuscation --------------------------------------------------------------------------------
 
 
