@@ -1169,7 +1169,10 @@ RECOVERY = _RECOVERY = re.compile(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
     r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
     r"got help|getting help|seek(?:ing)? help|survivor|survived|back then|in the past|"
-    r"no longer|anymore\b(?! (?:i|and))|prevention|awareness|if you(?:'re| are) struggling|"
+    r"no longer|prevention|awareness|if you(?:'re| are) struggling|"
+    # "I don't cut anymore", not "I don't want to live anymore".
+    r"(?:cut|cutting|hurt|hurting|harm|harming|burn|burning|starve|starving|purge|purging|"
+    r"self-?harm\w*|do (?:that|it))(?: \w+){0,2} anymore|"
     r"reach out|you are not alone)\b"
 )
 

@@ -1188,3 +1188,18 @@ def test_short_texts_with_clear_evidence_are_still_disallowed(text: str, categor
     verdict = moderate(text)
     assert verdict.status == "DISALLOWED"
     assert verdict.category == category
+
+
+def test_anymore_is_recovery_only_after_the_act() -> None:
+    # "I don't cut anymore" is recovery talk; "I don't want to live anymore" is the opposite.
+    for text in (
+        "I don't want to live anymore, everything is pointless.",
+        "I don't want to be alive anymore. Nothing helps.",
+    ):
+        v = moderate(text)
+        assert (v.status, v.category) == ("DISALLOWED", "SELF_HARM"), text
+    for text in (
+        "I don't cut myself anymore, it's been two years.",
+        "I used to self-harm but I don't do it anymore.",
+    ):
+        assert not flagged(text), text
