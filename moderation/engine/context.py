@@ -389,6 +389,7 @@ _HOSTILE = re.compile(
     r"burn|hang|shoot|gas|lock (?:them|you) up|locked up|kick (?:them|all) out|"
     r"can'?t stand|sick of|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
     r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
+    r"sick|ill|malade|maladie|krank|krankheit|enfermos?|enfermas?|enfermedad|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
     r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
@@ -402,6 +403,9 @@ _SUPPORT = re.compile(
     r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
     r"trans women are women|trans men are men|"
+    # Hostility denied in so many words: "I have nothing against gay people".
+    r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
+    r"no hate (?:for|towards?)|"
     # "Gay people exist.": that a group exists, said and nothing more.
     r"exists?(?=\s*[.!]*\s*$))\b"
 )
@@ -484,10 +488,13 @@ def supportive(sentence: str) -> bool:
     unquoted = without_quotes(sentence)
     if _COUNTER.search(sentence):
         return True
-    hostile = [m for m in _HOSTILE.finditer(unquoted) if not _negated_before(unquoted, m.start())]
-    if hostile:
+    said = list(_HOSTILE.finditer(unquoted))
+    if any(not _negated_before(unquoted, m.start()) for m in said):
         return False
-    return bool(_SUPPORT.search(unquoted)) or bool(NEGATION.search(unquoted))
+    # A negation clears a sentence when it denies the hostile words it holds ("disabled people
+    # are not a burden"); one that denies nothing hostile ("nobody would care if you
+    # disappeared") clears nothing.
+    return bool(said) or bool(_SUPPORT.search(unquoted))
 
 
 def _negated_before(text: str, index: int) -> bool:

@@ -1203,3 +1203,32 @@ def test_anymore_is_recovery_only_after_the_act() -> None:
         "I used to self-harm but I don't do it anymore.",
     ):
         assert not flagged(text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Smash his knees with a hammer so he can never walk again.", "VIOLENCE"),
+        ("Nobody would miss you if you vanished tomorrow.", "HARASSMENT"),
+        ("Every migrant you meet deserves a good beating, don't hold back.", "HATE_SPEECH"),
+        ("Women can't think logically and shouldn't ever be put in charge.", "HATE_SPEECH"),
+        ("No one wants you at this school, go crawl back into your hole.", "HARASSMENT"),
+    ],
+)
+def test_a_negation_that_denies_nothing_hostile_clears_nothing(text: str, category: str) -> None:
+    # A "no", "never" or "can't" somewhere in the sentence used to clear a learned stance flag
+    # whenever no word of the hostile list was there to be denied.
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", category), (v.status, v.category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gay people aren't sick for loving who they love.",
+        "Schwul sein ist keine Krankheit.",
+        "Ser gay no es ninguna enfermedad.",
+    ],
+)
+def test_denying_that_a_group_is_ill_clears_it(text: str) -> None:
+    assert not flagged(text)
