@@ -27,6 +27,11 @@ def flagged(text: str) -> bool:
     return moderate(text).status == "DISALLOWED"
 
 
+def assert_disallowed(text: str, category: str) -> None:
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", category), (text, v.status, v.category)
+
+
 def assert_hate(text: str) -> None:
     v = moderate(text)
     assert v.status == "DISALLOWED" and v.category == "HATE_SPEECH", (v.category, v.status)
@@ -1051,8 +1056,7 @@ def test_sentences_split_on_punctuation_and_lines() -> None:
     ],
 )
 def test_framing_elsewhere_in_the_text_softens_nothing(text: str, category: str) -> None:
-    v = moderate(text)
-    assert (v.status, v.category) == ("DISALLOWED", category), (v.status, v.category, v.action)
+    assert_disallowed(text, category)
 
 
 def test_framing_in_the_carrying_sentence_still_softens() -> None:
@@ -1065,8 +1069,9 @@ def test_framing_in_the_carrying_sentence_still_softens() -> None:
 
 def test_sexual_swearing_is_the_content_not_mere_profanity() -> None:
     # Taking the swear words out of a sexual text takes its content out: the sexual flag stays.
-    sexual = moderate("I want to fuck her hard against the wall until she screams my name.")
-    assert (sexual.status, sexual.category) == ("DISALLOWED", "SEXUAL")
+    assert_disallowed(
+        "I want to fuck her hard against the wall until she screams my name.", "SEXUAL"
+    )
     for text in (
         "fuck this shit, I'm so done with this fucking week",
         "This fucking app crashes every time, what a piece of shit.",
@@ -1196,8 +1201,7 @@ def test_anymore_is_recovery_only_after_the_act() -> None:
         "I don't want to live anymore, everything is pointless.",
         "I don't want to be alive anymore. Nothing helps.",
     ):
-        v = moderate(text)
-        assert (v.status, v.category) == ("DISALLOWED", "SELF_HARM"), text
+        assert_disallowed(text, "SELF_HARM")
     for text in (
         "I don't cut myself anymore, it's been two years.",
         "I used to self-harm but I don't do it anymore.",
@@ -1218,8 +1222,7 @@ def test_anymore_is_recovery_only_after_the_act() -> None:
 def test_a_negation_that_denies_nothing_hostile_clears_nothing(text: str, category: str) -> None:
     # A "no", "never" or "can't" somewhere in the sentence used to clear a learned stance flag
     # whenever no word of the hostile list was there to be denied.
-    v = moderate(text)
-    assert (v.status, v.category) == ("DISALLOWED", category), (v.status, v.category)
+    assert_disallowed(text, category)
 
 
 @pytest.mark.parametrize(
