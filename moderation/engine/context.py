@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from moderation.engine import lexicon
+
 _SENTENCE_END = re.compile(r"(?<=[.!?;…])\s+|\n+")
 
 
@@ -477,6 +479,12 @@ QUOTE_SPAN = re.compile(
 )
 
 
+# Asking why people in general do harm: "Why do some people want to hurt the ones they love?"
+_ASKS_WHY_PEOPLE = re.compile(
+    r"^\W*why (?:do|does|would|might|can) (?:some |so many )?(?:people|someone|anyone|a person)\b"
+)
+
+
 def without_quotes(text: str) -> str:
     """`text` with every quoted span removed."""
     return QUOTE_SPAN.sub(" ", text)
@@ -494,7 +502,15 @@ def supportive(sentence: str) -> bool:
     # A negation clears a sentence when it denies the hostile words it holds ("disabled people
     # are not a burden"); one that denies nothing hostile ("nobody would care if you
     # disappeared") clears nothing.
-    return bool(said) or bool(_SUPPORT.search(unquoted))
+    if said or _ASKS_WHY_PEOPLE.search(unquoted):
+        return True
+    # Kind words clear a sentence about people for who they are ("I love my Muslim
+    # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot").
+    return bool(_SUPPORT.search(unquoted)) and _about_people_for_who_they_are(unquoted)
+
+
+def _about_people_for_who_they_are(text: str) -> bool:
+    return any(r.search(text) for r in (lexicon.GROUP_RE, lexicon.IDENTITY_RE, lexicon.SLUR_RE))
 
 
 def _negated_before(text: str, index: int) -> bool:

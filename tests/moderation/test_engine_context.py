@@ -1235,3 +1235,15 @@ def test_a_negation_that_denies_nothing_hostile_clears_nothing(text: str, catego
 )
 def test_denying_that_a_group_is_ill_clears_it(text: str) -> None:
     assert not flagged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'd love to watch that judge get his skull caved in with a bat.",
+        "It would be great if someone finally put a bullet in my landlord.",
+    ],
+)
+def test_a_kind_word_does_not_clear_a_wish_for_violence(text: str) -> None:
+    # Kind words clear sentences about people for who they are, not any sentence holding one.
+    assert_disallowed(text, "VIOLENCE")
