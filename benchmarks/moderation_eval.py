@@ -130,6 +130,12 @@ def report(name: str, part: str, examples: Sequence[Example], s: Scored) -> None
         f"{name:<10}{part:<9}{m['n']:>6}{m['unsafe']:>7}{m['auprc']:>8.3f}{m['precision']:>7.3f}"
         f"{m['recall']:>7.3f}{m['f1']:>7.3f}{m['fpr']:>7.3f}{p50:>8.1f}{p95:>8.1f}"
     )
+    # What a client can rank by: the highest per-category score the API returns (the "any
+    # category" risk above is the engine's own and is not in the response).
+    visible = metrics(
+        examples, [max(sc.get(c, 0.0) for c in LEARNED_CATEGORIES) for sc in s.scores], s.flagged
+    )
+    print(f"{'':<19}AUPRC by the highest category score in the response: {visible['auprc']:.3f}")
     cats = per_category(examples, s.scores)
     if cats:
         print(f"{'':<19}per-category AUPRC: {cats}")
