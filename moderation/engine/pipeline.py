@@ -359,8 +359,11 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or category == "HATE_SPEECH"
             or any(context.reporting(c) for c in carriers)
         )
-        quoted = framed and all(
-            parts.quoted(c, category, f.learned_only, thresholds) for c in carriers
+        # Sexual content quoted is still sexual content.
+        quoted = (
+            framed
+            and category not in ("SEXUAL", "CHILD_SAFETY")
+            and all(parts.quoted(c, category, f.learned_only, thresholds) for c in carriers)
         )
         countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
             context.counter_speech(c) for c in carriers

@@ -1247,3 +1247,17 @@ def test_denying_that_a_group_is_ill_clears_it(text: str) -> None:
 def test_a_kind_word_does_not_clear_a_wish_for_violence(text: str) -> None:
     # Kind words clear sentences about people for who they are, not any sentence holding one.
     assert_disallowed(text, "VIOLENCE")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'In the novel the narrator says: "I pushed her onto the bed, ripped off her panties and '
+        'fucked her until she screamed."',
+        'The lyrics go "suck my cock, lick my balls, bend over and take it deep".',
+    ],
+)
+def test_quoted_sexual_content_is_still_sexual_content(text: str) -> None:
+    # Quoting softens what a sentence says about people (hate, harassment, a threat); explicit
+    # sexual content quoted is the same content.
+    assert_disallowed(text, "SEXUAL")
