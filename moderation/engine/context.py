@@ -392,6 +392,10 @@ _HOSTILE = re.compile(
     r"can'?t stand|sick of|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
     r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
     r"sick|ill|malade|maladie|krank|krankheit|enfermos?|enfermas?|enfermedad|"
+    # Violence done to someone, which a negation denies: "I would never hurt anyone".
+    r"hurt|hurting|harm|harming|attack|attacking|beat|beating|beaten|punch|punched|punching|"
+    r"hit|hitting|stab|stabbed|stabbing|kick|kicked|kicking|assault\w*|abus\w+|bull(?:y|ied|ying)|"
+    r"harass\w*|threaten\w*|murder\w*|rape\w*|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
     r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
@@ -494,7 +498,9 @@ def supportive(sentence: str) -> bool:
     """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
     word outside a negation or a quote."""
     unquoted = without_quotes(sentence)
-    if _COUNTER.search(sentence):
+    if _COUNTER.search(sentence) or (
+        _ASKS_WHY_PEOPLE.search(unquoted) and unquoted.rstrip().endswith("?")
+    ):
         return True
     said = list(_HOSTILE.finditer(unquoted))
     if any(not _negated_before(unquoted, m.start()) for m in said):
@@ -502,7 +508,7 @@ def supportive(sentence: str) -> bool:
     # A negation clears a sentence when it denies the hostile words it holds ("disabled people
     # are not a burden"); one that denies nothing hostile ("nobody would care if you
     # disappeared") clears nothing.
-    if said or _ASKS_WHY_PEOPLE.search(unquoted):
+    if said:
         return True
     # Kind words clear a sentence about people for who they are ("I love my Muslim
     # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot").

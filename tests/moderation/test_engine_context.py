@@ -1271,3 +1271,17 @@ def test_swear_words_do_not_hide_what_the_category_head_still_sees() -> None:
     )
     v = moderate("This fucking app crashes every time, what a piece of shit.")
     assert (v.status, v.category) == ("ALLOWED", "PROFANITY")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I would never hurt anyone.",
+        "I would never hurt a gay person.",
+        "We will never harm immigrants in this town.",
+        "I've never punched a woman and I never will.",
+    ],
+)
+def test_a_negation_denies_violence_done_to_someone(text: str) -> None:
+    # The issue's own negation case: the violent verbs are words a negation can deny.
+    assert not flagged(text)
