@@ -174,24 +174,9 @@ class _Sentences:
         return not rest.strip() or not self.fires(rest, category, learned, thresholds)
 
 
-_GROUP_WORDS = re.compile(
-    r"\b(?:jew\w*|muslim\w*|islam\w*|christian\w*|hindu\w*|sikh\w*|buddhist\w*|catholic\w*|"
-    r"atheist\w*|black\w*|white\w*|asian\w*|chinese|japanese|korean|indian\w*|mexican\w*|"
-    r"latin[oax]\w*|hispanic\w*|arab\w*|african\w*|european\w*|american\w*|russian\w*|"
-    r"immigrant\w*|migrant\w*|refugee\w*|foreigner\w*|gay\w*|lesbian\w*|bi(?:sexual)?s?|"
-    r"queer\w*|homosexual\w*|trans\w*|lgbt\w*|women|woman|girls?|females?|men|males?|"
-    r"gypsies|gypsy|roma|disabled|disabilit\w*|autis\w*|deaf|blind|race|races|racial|"
-    r"religio\w*|ethnic\w*|nationalit\w*|minorit\w*|people of colou?r|natives?|"
-    r"juifs|musulmans|arabes|noirs|immigres|etrangers|femmes|juden|muslime|auslander|"
-    r"fluchtlinge|schwul\w*|frauen|judios|musulmanes|negros|inmigrantes|mujeres|gitanos)\b"
+_GROUP_IS = re.compile(
+    rf"(?:{context.GROUP_WORDS.pattern})\s+(?:are|is|r)\s+(?P<said>[^.!?,;]{{0,40}})"
 )
-
-
-def _names_a_group(normalized: str) -> bool:
-    return bool(_GROUP_WORDS.search(normalized) or lexicon.lexicon_counts(normalized)["slur"])
-
-
-_GROUP_IS = re.compile(rf"(?:{_GROUP_WORDS.pattern})\s+(?:are|is|r)\s+(?P<said>[^.!?,;]{{0,40}})")
 
 
 # Swear words that only intensify the next word ("so fucking funny"): they call nobody anything.
@@ -216,8 +201,8 @@ _NOT_JUST_A_NAME = re.compile(r"\b(?!(?:the|all|some|many|people|persons?|folks?
 def _only_names_a_group(normalized: str) -> bool:
     """A text that is a group's name and nothing more ("Jews", "gay people"): it says nothing of
     anyone, so it cannot be hate, however the learned tier reads the name."""
-    rest = _GROUP_WORDS.sub(" ", normalized)
-    return _GROUP_WORDS.search(normalized) is not None and not _NOT_JUST_A_NAME.search(rest)
+    rest = context.GROUP_WORDS.sub(" ", normalized)
+    return context.GROUP_WORDS.search(normalized) is not None and not _NOT_JUST_A_NAME.search(rest)
 
 
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
@@ -307,7 +292,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             if category != top and probs[category] < 0.5:
                 continue  # a second category needs to be likely, not just above its bar
             target = category
-            if category == "HATE_SPEECH" and not _names_a_group(normalized):
+            if category == "HATE_SPEECH" and not context.names_a_group(normalized):
                 # Hate targets people for who they are; with no group named it is harassment.
                 target = "HARASSMENT"
             if category == "CHILD_SAFETY" and not (minors and not hints.education):

@@ -431,6 +431,15 @@ def test_a_negation_that_asserts_does_not_clear_hate(text: str) -> None:
         "I would never let anyone bully my trans friend.",
         "Muslims are not terrorists.",
         "No child deserves to live in poverty.",
+        # Illness denied, in three languages.
+        "Gay people aren't sick for loving who they love.",
+        "Schwul sein ist keine Krankheit.",
+        "Ser gay no es ninguna enfermedad.",
+        # Violence done to someone denied: the issue's own negation case.
+        "I would never hurt anyone.",
+        "I would never hurt a gay person.",
+        "We will never harm immigrants in this town.",
+        "I've never punched a woman and I never will.",
     ],
 )
 def test_a_negation_that_denies_still_clears_it(text: str) -> None:
@@ -1228,18 +1237,6 @@ def test_a_negation_that_denies_nothing_hostile_clears_nothing(text: str, catego
 @pytest.mark.parametrize(
     "text",
     [
-        "Gay people aren't sick for loving who they love.",
-        "Schwul sein ist keine Krankheit.",
-        "Ser gay no es ninguna enfermedad.",
-    ],
-)
-def test_denying_that_a_group_is_ill_clears_it(text: str) -> None:
-    assert not flagged(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
         "I'd love to watch that judge get his skull caved in with a bat.",
         "It would be great if someone finally put a bullet in my landlord.",
     ],
@@ -1271,17 +1268,3 @@ def test_swear_words_do_not_hide_what_the_category_head_still_sees() -> None:
     )
     v = moderate("This fucking app crashes every time, what a piece of shit.")
     assert (v.status, v.category) == ("ALLOWED", "PROFANITY")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I would never hurt anyone.",
-        "I would never hurt a gay person.",
-        "We will never harm immigrants in this town.",
-        "I've never punched a woman and I never will.",
-    ],
-)
-def test_a_negation_denies_violence_done_to_someone(text: str) -> None:
-    # The issue's own negation case: the violent verbs are words a negation can deny.
-    assert not flagged(text)
