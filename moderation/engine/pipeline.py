@@ -88,6 +88,10 @@ FOREIGN_CATEGORY_RATIO = 1.0
 # Swear words taken out, a category head must stay this far over its own bar for its flag to
 # stand: a head just over a low bar (hate speech, 0.24) is not evidence enough.
 KEPT_CATEGORY_RATIO = 1.5
+# Where the score of a learned category that the verdict does not flag lands, as shares of its
+# bar: [bar, 1] is mapped onto [low, high] of the bar, in order, so such a score stays below
+# the bar and inside the judge's borderline band (0.7 to 1.3 of the bar).
+UNFLAGGED_SPAN = (0.7, 0.95)
 
 
 def _max_severity(a: str, b: str) -> str:
@@ -434,7 +438,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         safe = _safe_verdict(
             probs[classifier.ANY], any_threshold, hints, shouting, scores, usage, instr
         )
-        return apply_escalation(safe.replace(risk=any_score))
+        return _scores_agree(apply_escalation(safe.replace(risk=any_score)), thresholds)
 
     # The verdict names the most serious category that context does not soften, whoever
     # found it: a rule's profanity never hides a learned hate or violence flag.
@@ -519,7 +523,27 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         redacted_content=redacted,
         risk=any_score,
     )
-    return apply_escalation(verdict)
+    return _scores_agree(apply_escalation(verdict), thresholds)
+
+
+def _scores_agree(verdict: Verdict, thresholds: dict[str, float]) -> Verdict:
+    """The verdict with scores that say what it says: when it flags no learned category
+    (context cleared or softened the classifier's flag, or the "any category" head stayed
+    under its bar), a learned category's calibrated probability at or over its bar is lowered
+    under the bar (`UNFLAGGED_SPAN`, order kept). A client thresholding `scores` at the
+    engine's bars then flags what the engine flags; "I have nothing against Muslims" does not
+    report hate at 0.9."""
+    named = {verdict.category, *verdict.detected_signals}
+    if verdict.status == "DISALLOWED" and named & _RULE_CATEGORIES:
+        return verdict
+    low, high = UNFLAGGED_SPAN
+    scores = dict(verdict.scores)
+    for category in classifier.LEARNED_CATEGORIES:
+        bar, value = thresholds[category], scores.get(category, 0.0)
+        if value >= bar:
+            share = (value - bar) / max(1.0 - bar, 1e-6)
+            scores[category] = round(bar * (low + (high - low) * share), 4)
+    return verdict if scores == verdict.scores else verdict.replace(scores=scores)
 
 
 _AMBIGUITY_NOTE = {

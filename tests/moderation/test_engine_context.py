@@ -446,6 +446,59 @@ def test_a_negation_that_denies_still_clears_it(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
 
 
+def _over_its_bar(text: str) -> tuple[str, float, float]:
+    """The learned category the classifier alone puts furthest over its bar, its calibrated
+    probability and the bar."""
+    model = get_model()
+    probs = model.predict(benign_senses(normalize(text)))
+    category = max(LEARNED, key=lambda c: probs[c] / model.thresholds[c])
+    return category, probs[category], model.thresholds[category]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Cleared: a negation that denies, a kind word about a group.
+        "I have nothing against gay people.",
+        "Muslims are not terrorists.",
+        "We will never harm immigrants in this town.",
+        # Softened to LOG_ONLY: a slur quoted to condemn it.
+        'Calling them "filthy vermin" is hateful and wrong.',
+    ],
+)
+def test_a_flag_context_clears_reports_its_category_under_the_bar(
+    text: str, api_client: APIClient
+) -> None:
+    """The classifier alone puts these over a category's bar; the verdict does not flag them,
+    and neither do the scores a client thresholds: under the bar in `scores` and in
+    /v1/moderations, inside the judge's borderline band."""
+    category, probability, bar = _over_its_bar(text)
+    assert probability >= bar
+    v = moderate(text)
+    assert v.status == "ALLOWED"
+    assert 0.7 * bar <= v.scores[category] < bar
+    result = api_client.post("/v1/moderations", {"input": text}, format="json").json()
+    assert result["results"][0]["flagged"] is False
+    openai_name = {"HATE_SPEECH": "hate", "HARASSMENT": "harassment", "VIOLENCE": "violence"}
+    assert result["results"][0]["category_scores"][openai_name[category]] < bar
+
+
+def test_lowered_scores_keep_the_classifier_order() -> None:
+    """Two cleared texts keep the order of their calibrated probabilities; a flagged text
+    keeps its probability as it is."""
+    surer, _, bar = _over_its_bar("Disabled people are not a burden.")
+    texts = ["Disabled people are not a burden.", "We will never harm immigrants in this town."]
+    probs = [_over_its_bar(t)[1] for t in texts]
+    scores = [moderate(t).scores["HATE_SPEECH"] for t in texts]
+    assert surer == "HATE_SPEECH" and probs[0] > probs[1] >= bar
+    assert bar > scores[0] > scores[1]
+    hateful = "Disabled people are a burden and should be locked away from the rest of us."
+    category, probability, _ = _over_its_bar(hateful)
+    v = moderate(hateful)
+    assert v.status == "DISALLOWED"
+    assert v.scores[category] == pytest.approx(probability, abs=1e-4)
+
+
 @pytest.mark.parametrize(
     "text",
     [
