@@ -538,6 +538,34 @@ def _negated_before(text: str, index: int) -> bool:
     return bool(NEGATION.search(window))
 
 
+# A self-harm act on oneself that a negation right before it denies: "I would never kill
+# myself", "I'm not going to hurt myself", "I have never wanted to end my life". Only a few
+# helper words may stand between the two, so "I don't think anyone would care if I killed
+# myself" denies nothing.
+_DENIED_SELF_HARM = re.compile(
+    r"\b(?:never|not|don'?t|do not|didn'?t|did not|won'?t|will not|wouldn'?t|would not|"
+    r"haven'?t|have not)\s+"
+    r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
+    r"try(?:ing)? to|think(?:ing)? (?:of|about)|consider(?:ing)?|wish(?:ed)? to|need to|"
+    r"have to|be)\s+){0,3}"
+    r"(?:(?:kill(?:ing)?|hurt(?:ing)?|harm(?:ing)?|cut(?:ting)?|end(?:ing)?|tak(?:e|ing)) "
+    r"(?:myself|my (?:own )?life)|commit(?:ting)? suicide|suicidal)\b"
+)
+
+
+def denies_self_harm(text: str) -> bool:
+    return _DENIED_SELF_HARM.search(text) is not None
+
+
+def without_denied_self_harm(sentence: str) -> str | None:
+    """`sentence` with the self-harm acts it denies taken out, or None when it denies none.
+    What is left still has to be read: "I won't kill myself tonight, but I want to die" keeps
+    its second half."""
+    if not denies_self_harm(sentence):
+        return None
+    return _DENIED_SELF_HARM.sub(" ", sentence)
+
+
 def counter_speech(sentence: str) -> bool:
     return bool(_COUNTER.search(sentence))
 

@@ -168,6 +168,22 @@ class _Sentences:
         found = [s for s in self.raw if self.fires(s, category, learned, thresholds)]
         return found or [" ".join(self.raw)]
 
+    def denied(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
+        """The sentence denies the self-harm act that carries the flag ("I would never kill
+        myself"), and nothing else in it carries the flag."""
+        rest = context.without_denied_self_harm(text)
+        if rest is None:
+            return False
+        words = len(re.findall(r"\w+", rest))
+        if words < 3:
+            return True  # nothing else is said ("I'm not going to kill myself.")
+        if words < SHORT_TEXT_WORDS:
+            # The few words left ("I'm, don't worry") are read as any short text is: only
+            # clear evidence counts.
+            short = {c: max(t, SHORT_TEXT_BAR) for c, t in thresholds.items()}
+            return not self.fires(rest, category, learned, short)
+        return not self.fires(rest, category, learned, thresholds)
+
     def quoted(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         """The flag comes from quoted or reported words in this sentence."""
         if rules.QUOTED_PHRASE.search(text):
@@ -375,7 +391,10 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or (near.education and category in ("SEXUAL", "CHILD_SAFETY"))
         )
         recovering = category == "SELF_HARM" and all(
-            rules.RECOVERY.search(c) or rules.helping_someone_else(c) for c in carriers
+            rules.RECOVERY.search(c)
+            or rules.helping_someone_else(c)
+            or parts.denied(c, category, f.learned_only, thresholds)
+            for c in carriers
         )
         if quoted or countered:
             ambiguity = "QUOTED_CONTENT" if quoted else "CONTEXT_MISSING"

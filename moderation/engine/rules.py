@@ -26,7 +26,7 @@ from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
 
 from . import lexicon
-from .context import NEGATION, sentences, supportive
+from .context import NEGATION, denies_self_harm, sentences, supportive
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
 
 
@@ -1206,7 +1206,8 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
         ):
-            m = pattern.search(sentence)
+            # "I'm not going to kill myself" states no intent: a denied act is skipped.
+            m = next((x for x in pattern.finditer(sentence) if not denies_self_harm(x[0])), None)
             if m and (live is None or not _RECOVERY.search(sentence)):
                 live = (m, sentence)
                 break

@@ -1272,6 +1272,42 @@ def test_anymore_is_recovery_only_after_the_act() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "I would never kill myself, I love my life.",
+        "I'm not going to kill myself, don't worry.",
+        "I'm not going to kill myself.",
+        "I have never wanted to hurt myself.",
+        "Don't worry, I won't hurt myself. I promise.",
+        "I am not suicidal, just tired of my job.",
+    ],
+)
+def test_a_denied_self_harm_act_states_no_intent(text: str) -> None:
+    """Negation of the act itself: neither the intent rule ("I'm ... going to kill myself")
+    nor the learned head flags it; the verdict stays on record (LOG_ONLY, for review) and its
+    self-harm score sits under the bar."""
+    v = moderate(text)
+    assert v.status == "ALLOWED", (text, v.category)
+    assert v.scores["SELF_HARM"] < get_model().thresholds["SELF_HARM"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The denial is one half; the other half states the intent.
+        "I won't kill myself tonight, but I really want to die.",
+        "I'm not going to kill myself, I'm going to hang myself.",
+        "I don't want to kill myself but I can't stop thinking about how to do it.",
+        # A negation that does not govern the act.
+        "I don't think anyone would care if I killed myself.",
+        "I never thought I'd say this but I'm going to end my life this weekend.",
+    ],
+)
+def test_a_denial_beside_intent_is_still_self_harm(text: str) -> None:
+    assert_disallowed(text, "SELF_HARM")
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         ("Smash his knees with a hammer so he can never walk again.", "VIOLENCE"),
