@@ -322,7 +322,11 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             severity = BASE_SEVERITY[target]
             if probs[category] >= 0.9 and target != "CHILD_SAFETY":
                 severity = _raise(severity)
-            f = flag(target, severity, probs[category], _LEARNED_REASON[category], [target])
+            # The reason names what was flagged: hate with no group named is harassment, not
+            # "content targeting a protected group"; a child-safety score without a minor keeps
+            # its own reason (it is why the verdict needs review).
+            reason = _LEARNED_REASON[target if target == "HARASSMENT" else category]
+            f = flag(target, severity, probs[category], reason, [target])
             if category == "CHILD_SAFETY" and target != category:
                 f.needs_review = True
         # A learned stance flag whose every carrying sentence speaks well of people, negates

@@ -311,6 +311,25 @@ def test_what_is_said_of_they_once_a_group_is_named_is_hate(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "My landlord is a disgusting parasite.",
+        "People who chew loudly are subhuman trash.",
+    ],
+)
+def test_hate_words_aimed_at_no_group_are_harassment_and_say_so(text: str) -> None:
+    """The hate head is the likeliest one, but no group is named: the verdict is HARASSMENT,
+    and its reason does not claim a protected group was targeted."""
+    model = get_model()
+    probs = model.predict(benign_senses(normalize(text)))
+    assert max(LEARNED, key=lambda c: probs[c] / model.thresholds[c]) == "HATE_SPEECH"
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", "HARASSMENT")
+    assert "protected group" not in v.reason
+    assert "Harassing" in v.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "My neighbours are Muslims. They hate the noise from the bar next door.",
         "A Jewish friend visited. They were exhausted after the flight.",
         "Some immigrants I know are not lazy at all.",
