@@ -168,21 +168,24 @@ class _Sentences:
         found = [s for s in self.raw if self.fires(s, category, learned, thresholds)]
         return found or [" ".join(self.raw)]
 
+    def rest_fires(
+        self, rest: str, category: str, learned: bool, thresholds: dict[str, float]
+    ) -> bool:
+        """What is left of a sentence once the quoted or denied words are taken out still
+        carries the flag. A few words left are read as any short text is: "I'm, don't worry"
+        says nothing, however the n-gram tier scores "i'm"."""
+        words = len(rest.split())
+        if words < 3:
+            return False
+        if words < SHORT_TEXT_WORDS:
+            thresholds = {c: max(t, SHORT_TEXT_BAR) for c, t in thresholds.items()}
+        return self.fires(rest, category, learned, thresholds)
+
     def denied(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         """The sentence denies the self-harm act that carries the flag ("I would never kill
         myself"), and nothing else in it carries the flag."""
         rest = context.without_denied_self_harm(text)
-        if rest is None:
-            return False
-        words = len(re.findall(r"\w+", rest))
-        if words < 3:
-            return True  # nothing else is said ("I'm not going to kill myself.")
-        if words < SHORT_TEXT_WORDS:
-            # The few words left ("I'm, don't worry") are read as any short text is: only
-            # clear evidence counts.
-            short = {c: max(t, SHORT_TEXT_BAR) for c, t in thresholds.items()}
-            return not self.fires(rest, category, learned, short)
-        return not self.fires(rest, category, learned, thresholds)
+        return rest is not None and not self.rest_fires(rest, category, learned, thresholds)
 
     def quoted(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         """The flag comes from quoted or reported words in this sentence."""
@@ -191,7 +194,7 @@ class _Sentences:
         if not context.QUOTE_SPAN.search(text):
             return False
         rest = context.without_quotes(text)
-        return not rest.strip() or not self.fires(rest, category, learned, thresholds)
+        return not self.rest_fires(rest, category, learned, thresholds)
 
 
 _GROUP_IS = re.compile(

@@ -75,6 +75,20 @@ def test_escalated_verdict_is_queued(api_client: APIClient) -> None:
     assert ReviewItem.objects.get().content == THREAT_TEXT
 
 
+def test_a_denied_self_harm_act_is_logged_and_queued_not_escalated(api_client: APIClient) -> None:
+    """ "I would never kill myself" is not an intent to act on, but a person saying it may
+    still be at risk: the verdict is only logged, uncertain, and a human sees it."""
+    content = "I would never kill myself, I love my life."
+    body = post_moderation(api_client, content=content)
+    assert (body["status"], body["action"], body["category"]) == (
+        "ALLOWED",
+        "LOG_ONLY",
+        "SELF_HARM",
+    )
+    assert body["uncertainty_flag"] is True and body["escalation_required"] is False
+    assert ReviewItem.objects.get().content == content
+
+
 @pytest.mark.parametrize("content", CERTAIN)
 def test_certain_verdict_is_recorded_but_not_queued(api_client: APIClient, content: str) -> None:
     body = post_moderation(api_client, content=content)
