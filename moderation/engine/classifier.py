@@ -38,6 +38,8 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -114,10 +116,36 @@ def lexicon_vector(text: str) -> list[float]:
 LEXICON_DIM = 2 * len(LEXICON_FEATURES)
 
 
+# all-MiniLM-L6-v2 runs in onnxruntime, which releases the GIL, so it runs on a side thread (a
+# second core) while the calling thread goes on: with the multilingual encoder, and in the
+# pipeline with the rules first. A text costs the longer of the two, not their sum; the CPU it
+# spends is the same. Each task is a leaf (it submits nothing itself), so a full pool only
+# queues work, it never deadlocks.
+_SIDE_THREADS = 8
+
+
+@lru_cache(maxsize=1)
+def _side_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=_SIDE_THREADS, thread_name_prefix="nova-encoder")
+
+
+def semantic_vector_later(normalized: str) -> Callable[[], npt.NDArray[np.float32]]:
+    """Start the semantic tier on a normalised text; the returned function gives its input
+    (both encoders' embeddings), running the multilingual encoder on the calling thread and
+    waiting for all-MiniLM-L6-v2 if it is still running."""
+    clipped = clip(normalized)
+    minilm = _side_pool().submit(encoder.encode, clipped)
+
+    def vector() -> npt.NDArray[np.float32]:
+        multilingual_part = multilingual.encode(clipped)
+        return np.concatenate([minilm.result(), multilingual_part])
+
+    return vector
+
+
 def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
     """The semantic tier's input for a normalised text: both encoders' embeddings."""
-    clipped = clip(normalized)
-    return np.concatenate([encoder.encode(clipped), multilingual.encode(clipped)])
+    return semantic_vector_later(normalized)()
 
 
 # ("any category" weight, top category weight, offset) of the combination, then (slope, offset)
@@ -317,10 +345,11 @@ class Model:
 
     def encoder_logits(self, normalized: str) -> npt.NDArray[np.float32]:
         """Raw logit per head of the semantic tier (requires an encoder-trained model)."""
+        return self._encoder_logits(semantic_vector(normalized))
+
+    def _encoder_logits(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         assert self.encoder_weights is not None and self.encoder_intercepts is not None
-        out: npt.NDArray[np.float32] = (
-            semantic_vector(normalized) @ self.encoder_weights + self.encoder_intercepts
-        )
+        out: npt.NDArray[np.float32] = vector @ self.encoder_weights + self.encoder_intercepts
         return out
 
     def logits(self, normalized: str) -> npt.NDArray[np.float32]:
@@ -349,28 +378,44 @@ class Model:
         another language than English is read by the foreign-language path alone: the n-gram
         tier and all-MiniLM-L6-v2 learned English and read little else.
         """
-        if semantic and self.reads_foreign(normalized):
-            probs = self.foreign_probs(normalized)
-        else:
-            probs = self._english_probs(normalized, semantic)
-        if self.any_blend is not None:
-            top = max(probs[c] for c in self.heads if c != ANY)
-            probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
-        return probs
+        return self.predict_later(normalized, semantic=semantic)()
 
-    def _english_probs(self, normalized: str, semantic: bool) -> dict[str, float]:
-        """The n-gram tier's calibrated probabilities, stacked with the semantic tier's above
-        the gate."""
+    def predict_later(
+        self, normalized: str, *, semantic: bool = True
+    ) -> Callable[[], dict[str, float]]:
+        """`predict`, started: the returned function gives its result. When the semantic tier
+        runs, all-MiniLM-L6-v2 is already at work on a side thread, so whatever the caller does
+        before asking (the rules) overlaps with it. Asking twice gives the same result."""
+        if semantic and self.reads_foreign(normalized):
+            done = self._blend(self.foreign_probs(normalized))
+            return lambda: done
         raw = self.logits(normalized)
         probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
         }
-        if semantic and self.has_encoder and probs[ANY] >= self.gate:
-            encoded = self.encoder_logits(normalized)
-            probs = {
-                head: self.combine(head, float(z), float(e))
-                for head, z, e in zip(self.heads, raw, encoded, strict=True)
-            }
+        # Below the gate the n-gram tier's own calibrated probabilities stand.
+        if not (semantic and self.has_encoder and probs[ANY] >= self.gate):
+            done = self._blend(probs)
+            return lambda: done
+        vector = semantic_vector_later(normalized)
+
+        @lru_cache(maxsize=1)
+        def stacked() -> dict[str, float]:
+            encoded = self._encoder_logits(vector())
+            return self._blend(
+                {
+                    head: self.combine(head, float(z), float(e))
+                    for head, z, e in zip(self.heads, raw, encoded, strict=True)
+                }
+            )
+
+        return stacked
+
+    def _blend(self, probs: dict[str, float]) -> dict[str, float]:
+        """The "any category" probability takes in the most likely category's."""
+        if self.any_blend is not None:
+            top = max(probs[c] for c in self.heads if c != ANY)
+            probs[ANY] = blend_any(self.any_blend, probs[ANY], top)
         return probs
 
     def to_json(self) -> dict[str, Any]:

@@ -150,7 +150,7 @@ class _Sentences:
 
     def rule_categories(self, text: str) -> set[str]:
         if text not in self._rules:
-            found = rules.meaning_rules(text, self.probs(text)["SEXUAL"])
+            found = rules.meaning_rules(text, lambda: self.probs(text)["SEXUAL"])
             self._rules[text] = {f.category for f in found}
         return self._rules[text]
 
@@ -249,10 +249,12 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     # reads the text.
     normalized = context.benign_senses(normalize(content))
     model = classifier.get_model()
-    probs = model.predict(normalized)
+    # The semantic tier's encoder starts now, on a side thread; the rules run meanwhile.
+    predicted = model.predict_later(normalized)
     thresholds = _thresholds(model, instr)
     hints = rules.context_hints(content, normalized)
-    findings = rules.run_rules(content, normalized, probs["SEXUAL"])
+    findings = rules.run_rules(content, normalized, lambda: predicted()["SEXUAL"])
+    probs = predicted()
     parts = _Sentences(content, model)
 
     flags: dict[str, _Flag] = {}

@@ -1367,8 +1367,9 @@ def _sexualised_make_believe(normalized: str) -> bool:
     return any(_SEXUALISED.search(normalized, max(0, m.start() - 60), m.end() + 60) for m in minors)
 
 
-def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
-    """Sexual content involving a minor; `sexual_score` is the classifier's SEXUAL probability."""
+def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
+    """Sexual content involving a minor; `sexual_score` gives the classifier's SEXUAL
+    probability (asked for only when the text names a minor and is explicit)."""
     if (
         _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
@@ -1384,7 +1385,7 @@ def detect_minor_sexual(normalized: str, sexual_score: float) -> list[Finding]:
     protective = _PROTECTIVE.search(normalized)
     if protective:
         return []
-    if len(explicit) >= 2 and sexual_score >= 0.5:
+    if len(explicit) >= 2 and sexual_score() >= 0.5:
         return [_child_finding("Sexual content involving a minor.")]
     return []
 
@@ -1494,14 +1495,14 @@ def context_hints(original: str, normalized: str) -> ContextHints:
     )
 
 
-def run_rules(original: str, normalized: str, sexual_score: float) -> list[Finding]:
-    """Every rule-based finding for one text."""
+def run_rules(original: str, normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
+    """Every rule-based finding for one text; `sexual_score` as in `detect_minor_sexual`."""
     findings: list[Finding] = detect_pii(original)
     findings += detect_spam(original, normalized)
     return findings + meaning_rules(normalized, sexual_score)
 
 
-def meaning_rules(normalized: str, sexual_score: float) -> list[Finding]:
+def meaning_rules(normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
     """The findings that depend on what the words say (not personal data or spam)."""
     findings: list[Finding] = detect_harmful_requests(normalized)
     findings += detect_profanity(normalized)

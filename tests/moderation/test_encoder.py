@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from moderation.engine import encoder, multilingual
+from moderation.engine import encoder, multilingual, rules
 from moderation.engine.classifier import (
     ANY,
     LEARNED_CATEGORIES,
@@ -199,3 +203,67 @@ def test_the_semantic_tier_reads_both_encoders_side_by_side():
     # Both halves carry weight in every head.
     for half in (model.encoder_weights[: encoder.DIM], model.encoder_weights[encoder.DIM :]):
         assert np.abs(half).sum(axis=0).min() > 0
+
+
+def test_predict_later_runs_minilm_on_a_side_thread_while_the_caller_goes_on(monkeypatch):
+    text = "you are a worthless idiot and everyone hates you"
+    model = dataclasses.replace(get_model(), gate=0.0)
+    expected = model.predict(text)
+    threads: list[str] = []
+    original = encoder.encode
+
+    def spy(clipped: str) -> np.ndarray:
+        threads.append(threading.current_thread().name)
+        return original(clipped)
+
+    monkeypatch.setattr(encoder, "encode", spy)
+    pending = model.predict_later(text)
+    # Started before anyone asks for the result, on the side pool, not the calling thread.
+    deadline = time.monotonic() + 10
+    while not threads and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert threads and threads[0].startswith("nova-encoder")
+    assert pending() == expected
+    assert pending() is pending()  # asked twice, computed once
+    assert len(threads) == 1
+
+
+def test_predict_later_below_the_gate_starts_no_encoder(monkeypatch):
+    text = "you are a worthless idiot and everyone hates you"
+    model = dataclasses.replace(get_model(), gate=1.01)
+
+    def refuse(clipped: str) -> np.ndarray:
+        raise AssertionError("the encoder ran below the gate")
+
+    monkeypatch.setattr(encoder, "encode", refuse)
+    assert model.predict_later(text)() == model.predict(text)
+
+
+def test_more_concurrent_texts_than_side_threads_all_finish_with_the_same_verdicts():
+    texts = [f"you are a worthless idiot number {i} and everyone hates you" for i in range(20)]
+    model = dataclasses.replace(get_model(), gate=0.0)
+    alone = [model.predict(t) for t in texts]
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        together = list(pool.map(model.predict, texts, timeout=60))
+    assert together == alone
+
+
+def test_the_rules_ask_for_the_sexual_probability_only_when_a_minor_is_in_explicit_text():
+    # The pipeline hands the rules a function, so they run while the encoder still works;
+    # the probability decides only whether explicit words about a minor are sexual content.
+    asked: list[float] = []
+
+    def sexual(p: float) -> Callable[[], float]:
+        def score() -> float:
+            asked.append(p)
+            return p
+
+        return score
+
+    plain = "The council met on Tuesday to discuss the bus routes."
+    assert rules.run_rules(plain, plain.lower(), sexual(0.9)) == []
+    assert asked == []
+    text = "she is 16 and they were naked, the sex was great"
+    assert "CHILD_SAFETY" in {f.category for f in rules.run_rules(text, text, sexual(0.9))}
+    assert "CHILD_SAFETY" not in {f.category for f in rules.run_rules(text, text, sexual(0.1))}
+    assert asked == [0.9, 0.1]
