@@ -374,7 +374,12 @@ _DIRECTED_INSULT = re.compile(
     + r"|\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
     r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you suffer\b|"
-    r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|" + _DEATH_WISH.pattern
+    r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
+    # "You are genuinely the stupidest person I've ever met."
+    r"\b(?:you(?:'re| are| r)|ur)\s+(?:\w+\s+){0,2}?the (?:stupidest|dumbest|ugliest|fattest|"
+    r"laziest|most (?:pathetic|useless|worthless|disgusting|idiotic|ignorant|incompetent|"
+    r"repulsive)) (?:\w+ )?(?:person|human|man|woman|guy|girl|thing|idiot|creature|excuse|"
+    r"loser|people)\b|" + _DEATH_WISH.pattern
 )
 
 
@@ -771,6 +776,142 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     return findings
 
 
+# --- Intimidation ----------------------------------------------------------------------------
+# A threat need not name an act of violence. It can show what the writer knows of the reader's
+# life ("I noticed you park on the third floor"), hold something over them ("I've got your beach
+# photos"), or promise to expose them ("I'm dropping your home address on the forum"). Two things
+# make such a text a threat: a claim of knowing, holding or watching that concerns the reader
+# or their family, and a frame that turns it into pressure: a condition, a promise not to go
+# away, a warning. Either alone is ordinary talk ("I have your number, I'll call you later";
+# "if you keep posting, I'll mute you").
+
+_PRIVATE = (
+    r"(?:address|name|number|phone|school|class|classes|schedule|timetable|routine|workplace|"
+    r"work|office|job|employer|boss|house|home|place|flat|apartment|car|location|ip|kids|"
+    r"children|daughter|son|wife|husband|parents|family|photos?|pics?|pictures?|nudes|videos?|"
+    r"dms|messages|texts|chats|screenshots|linkedin|facebook|instagram|accounts?|profiles?|"
+    r"details|info|secrets?|history)"
+)
+_RELATIVE = (
+    r"(?:wife|husband|kids?|children|daughter|son|mum|mom|mother|dad|father|family|girlfriend|"
+    r"boyfriend|sister|brother|parents|partner)"
+)
+# What the writer knows, holds or watches of the reader's life.
+_KNOWS = re.compile(
+    r"\bi (?:know|found out|figured out|worked out) (?:where|when|what time|which|how) "
+    r"(?:\w+ ){0,2}?(?:you|your)\b|"
+    r"\bi know (?:you (?:moved|changed|live|work|park|leave|walk)|your (?:new |real |home )?"
+    rf"{_PRIVATE})\b|"
+    r"(?:\bi(?:'ve| have)? ?|^|[.!?]\s+)(?:already |just )?(?:got|have|saved|kept|found|"
+    r"tracked down|traced|"
+    r"dug up|looked up|screenshotted|recorded|copied|downloaded)\s+(?:all )?(?:of )?your "
+    rf"(?:[\w']+ ){{0,2}}?{_PRIVATE}\b|"
+    r"\bi(?:'ve| have)? ?(?:been )?(?:watching|following|tracking|stalking|parked outside|"
+    r"waiting outside|sitting outside) (?:you|your)\b|"
+    r"\bi (?:noticed|saw|see|watched|know) (?:that )?you (?:\w+ )?(?:park|leave|walk|go|take|"
+    r"get|come|arrive|drop)\b|"
+    r"\b(?:we|i)(?:'ve| have)? ?(?:got|have|know) (?:people|guys|friends|someone|eyes) (?:in|near|"
+    r"around|at|outside) your\b|"
+    # Not letting the reader go: "blocked me again? I made another account".
+    r"\b(?:blocked me|block me all you want|(?:made|make|have) (?:another|a new) account|every "
+    r"(?:account|number|job|school) you)\b|"
+    rf"\byour {_RELATIVE}\s+(?:\w+\s+){{0,2}}?(?:leaves?|walks?|goes|go|gets?|takes?|comes?|"
+    r"plays?|waits?)\b[^.!?]{0,40}?\b(?:at \d|every (?:day|morning|night|evening)|alone|by "
+    r"(?:herself|himself|themselves)|each day)"
+)
+# What makes it pressure.
+_PRESSURE = re.compile(
+    r"\b(?:if|unless|until) you\b|"
+    r"\bor (?:else|i'?m|i(?:'ll| will)?|we|you(?:'ll| will)|the whole|everyone|everybody|your)\b|"
+    r"\b(?:one more|next) (?:time|post|word|video|comment|report|message)\b|"
+    r"\bkeep (?:posting|reporting|ignoring|talking|blocking|running|hiding|it up)\b|"
+    r"\b(?:did|do) you (?:really |honestly |seriously )?think (?:i|we) (?:wouldn'?t|won'?t|"
+    r"couldn'?t|can'?t)\b|"
+    r"\byou (?:can'?t|cannot|won'?t|will never) (?:hide|escape|run|get rid of|get away|lose|"
+    r"block)\b|"
+    r"\bno (?:point|use) (?:in )?(?:changing|blocking|hiding|moving|running|deleting)\b|"
+    r"\bget used to (?:me|it|this)\b|\bi(?:'ll| will) (?:be (?:waiting|watching)|find (?:you|it|"
+    r"them)|call them)\b|\b(?:ignore|block|mute|report|unfollow) me all you want\b|"
+    r"\b(?:photoshop(?:ped)?|deepfaked?|morphed)\b|"
+    r"\b(?:pay you a visit|coming for you|come out and|think about (?:that|it)|interesting\s*[.!]*"
+    r"\s*$|shame if|pity if|would be a shame|delete (?:the|that|your|it)\b)|"
+    r"\b(?:everyone|everybody|the whole (?:\w+)|your (?:boss|employer|work|parents|wife|husband|"
+    r"family|school|friends|followers))\s+(?:\w+\s+){0,2}?(?:will (?:see|know|love|get|find out)|"
+    r"(?:is|are) (?:gonna|going to) (?:see|love|enjoy|find out|know)|gets? (?:it|them|these|to "
+    r"see))\b|"
+    r"\bso (?:people|everyone|they) can (?:pay|visit|find|see)\b"
+)
+# Blaming a person's clothes for what will be done to them: "you dress like that, you're asking
+# for it".
+_ASKING_FOR_IT = re.compile(
+    r"\b(?:dress(?:ed|es)?|dressing|wear(?:ing)?)\s+(?:like )?(?:that|this|those)\b[^.!?]{0,40}?"
+    r"\b(?:you(?:'re| are)|she(?:'s| is)|they(?:'re| are)) asking for it\b"
+)
+# Promising to publish someone's identity or whereabouts, or to pass on their intimate images.
+_WILL_EXPOSE = (
+    r"\b(?:i(?:'ll| will|'m| am)|we(?:'ll| will|'re| are)|gonna|going to)\s+(?:\w+\s+){0,2}?"
+)
+_EXPOSE = re.compile(
+    r"\bdoxx?(?:ing)? (?:drop|dump)\b|"
+    r"\b(?:i|we)(?:'ll| will|'m going to|'m gonna| am going to|'re going to|'re gonna| are "
+    r"going to) doxx?\b|"
+    rf"{_WILL_EXPOSE}(?:post|leak|drop|publish|release|spread|expose)\w*\s+(?:all\s+)?(?:your|her|"
+    r"his)\s+(?:\w+\s+)?(?:home address|address|real name|full name|phone number|number|"
+    r"workplace|location|details|info)\b|"
+    rf"{_WILL_EXPOSE}(?:post|share|leak|drop|publish|release|spread|expose|send|forward|show)\w*\s+"
+    r"(?:all\s+)?(?:your|her|his)\s+(?:\w+\s+)?(?:nudes|nude (?:pics|photos|videos)|naked "
+    r"(?:pics|photos|videos)|sex tape)\b"
+)
+# Threats put as hints: "it would be a shame if something happened to them".
+_VEILED_THREAT = re.compile(
+    r"\b(?:(?:it )?(?:would|'d) be a (?:shame|pity)|shame|pity) if (?:something|anything) "
+    r"(?:bad )?(?:were to |was to )?happen(?:ed|s)? to (?:you|your|him|her|them|those|that \w+ "
+    r"(?:\w+ )?of (?:yours|his|hers|theirs))\b|"
+    r"\baccidents (?:can )?happen\b[^.!?]{0,30}?\bto (?:people|those|anyone|someone) who "
+    r"(?:talk|talks|speak|ask|snitch|snitches|squeal|open their mouths?|run their mouths?|cross|"
+    r"mess with|don'?t (?:mind|keep)|can'?t keep|get in (?:my|our) way)\b|"
+    r"\byou won'?t (?:get|have|see) many more(?: of (?:them|those|these))?\s*(?:[.!?,]|$)|"
+    r"\byour days are numbered\b|"
+    r"\bwe(?:'ll| will) see how (?:brave|tough|big|hard|funny|smart|confident|loud) you are "
+    r"(?:when (?:there'?s no|we meet|i see you|i find you|you'?re alone|it'?s just)|in person|"
+    r"face to face|offline|irl)|"
+    r"\bno screen between us\b|"
+    r"\b(?:bat|knife|blade|crowbar|hammer|machete|pipe|brick|tire iron|brass knuckles)\b"
+    r"[^.!?]{0,60}?\b(?:for|on|into|across) (?:your|his|her) (?:knees?|kneecaps?|legs?|face|"
+    r"head|skull|teeth|ribs)\b"
+)
+
+
+def detect_intimidation(normalized: str) -> list[Finding]:
+    """Threats made by what the writer knows, holds or will expose, and threats put as hints."""
+    # A denial governs its own sentence: "I would never post your address" is no threat.
+    said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
+    if any(_VEILED_THREAT.search(s) for s in said):
+        return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
+    exposes = any(_EXPOSE.search(s) for s in said)
+    if any(_ASKING_FOR_IT.search(s) for s in said):
+        return [
+            Finding(
+                "HARASSMENT",
+                ("HARASSMENT", "SEXUAL_HARASSMENT"),
+                "HIGH",
+                0.9,
+                "Blames a person's clothes for sexual harassment or assault.",
+            )
+        ]
+    if exposes or (any(_KNOWS.search(s) for s in said) and _PRESSURE.search(normalized)):
+        return [
+            Finding(
+                "HARASSMENT",
+                ("HARASSMENT", "INTIMIDATION") + (("DOXXING",) if exposes else ()),
+                "HIGH",
+                0.9,
+                "Intimidates someone with what the writer knows, holds or will expose of them.",
+            )
+        ]
+    return []
+
+
 # --- Extremism -------------------------------------------------------------------------------
 
 _EXTREMIST_ENTITY = (
@@ -1128,6 +1269,11 @@ def _illegal_findings(normalized: str) -> list[Finding]:
 
 # --- Self-harm -------------------------------------------------------------------------------
 
+# The start of an urging: a sentence's first word, or "go", "just", "please", "you should" ...
+_URGE_START = (
+    r"(?:^|(?<=[.!?,;:]\s)|\b(?:go|just|please|pls|plz|you should|you need to|why don'?t you|"
+    r"do (?:us|everyone|everybody|the world|society) a favou?r and)\s+)"
+)
 _SELF_HARM_INTENT = re.compile(
     r"\b(?:i|im|i'm|i am|ive|i've)\s+(?:\w+\s+){0,3}?(?:want(?:ing)? to|going to|gonna|wanna|"
     r"plan(?:ning)? to|ready to|decided to|thinking (?:about|of)|about to|will|need to|should)\s+"
@@ -1150,6 +1296,40 @@ _SELF_HARM_INTENT = re.compile(
     r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
     r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
+)
+# Telling someone to end their life without the words "kill yourself": "jump off a bridge
+# please", "do everyone a favour and drink bleach" (a sentence's first words, or after an urging
+# word, so "I want to jump off a bridge" stays the writer's own intent).
+_TELLS_TO_DIE = re.compile(
+    rf"{_URGE_START}(?:go\s+)?(?:jump off (?:a|the|some) (?:bridge|cliff|building|roof)|throw "
+    r"yourself (?:off|under)|walk into traffic|drink bleach|hang yourself|neck yourself|off "
+    r"yourself|unalive yourself|slit your wrists|end your (?:miserable |pathetic )?life)\b|"
+    r"\b(?:do (?:us|everyone|everybody|the world|society) a favou?r and|please|pls|go)\s+"
+    r"(?:die|disappear forever|stop breathing)\b|"
+    r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b"
+)
+# Coaching disordered eating, and plans to die made to look like an accident.
+_SELF_HARM_COACHING = re.compile(
+    r"\b(?:thinspo|thinspiration|bonespo|meanspo|pro-?ana|pro-?mia|ana (?:coach|buddy))\b|"
+    r"\b(?:purge|throw up|vomit|puke)\b[^.!?]{0,40}?\b(?:right away|straight away|anything over|"
+    r"after (?:eating|you eat|i eat|(?:every |each )?(?:meal|meals|dinner|lunch|breakfast))|every "
+    r"time (?:you|i) eat)\b|"
+    r"\bif you (?:slip|eat|binge|cave)\b[^.!?]{0,40}?\b(?:purge|throw up|vomit|double "
+    r"(?:cardio|the workout)|fast (?:for|all))\b|"
+    r"\b(?:hide|hiding) (?:your |the )?food\b|\b(?:lowest|smallest) bmi\b|"
+    r"\bdon'?t tell (?:your|the|anyone|anybody|them)\b[^.!?]{0,40}?\b(?:burns|cuts|cutting|"
+    r"scars|purging|starving)\b|"
+    r"\b(?:i|im|i'm|i am)\s+(?:\w+\s+)?(?:going to|gonna|will)\s+(?:drive|crash|steer|swerve) "
+    r"(?:my (?:car|bike) )?(?:off|into) (?:a|the) (?:wall|tree|bridge|pillar|cliff|river|lake|sea|"
+    r"oncoming traffic|truck|lorry|barrier)\b(?!\s+(?:district|side|shore|house|view|road|street|"
+    r"car park|parking|city|town|centre|center))|"
+    r"\b(?:no one|nobody) will (?:ever )?know it (?:wasn'?t|was not|wasnt) an accident\b"
+)
+# Talk about such coaching rather than coaching: news, warnings, questions, treatment.
+_ABOUT_COACHING = re.compile(
+    r"\b(?:banned?|bans|banning|dangerous|harmful|warn\w*|removed?|remove|report\w*|awareness|"
+    r"what (?:is|are|does|do)|why (?:is|are|do|does)|stud(?:y|ies)|research\w*|article|news|"
+    r"recover\w*|treatment|signs? of|spot|moderat\w+|block\w*|protect\w*|teens? (?:see|seeing))\b"
 )
 _NO_WAKING = (
     r"(?:\b(?:i|me|myself)\b[^.!?]{0,40}?(?:(?:not|never) wake up|(?:wouldn'?t|won'?t|don'?t|"
@@ -1202,13 +1382,17 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     for sentence in sentences(normalized):
         for pattern in (
             _SELF_HARM_INTENT,
+            _TELLS_TO_DIE,
+            _SELF_HARM_COACHING,
             _SELF_HARM_MEANS,
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
         ):
             # "I'm not going to kill myself" states no intent: a denied act is skipped.
             m = next((x for x in pattern.finditer(sentence) if not denies_self_harm(x[0])), None)
-            if m and (live is None or not _RECOVERY.search(sentence)):
+            if m and pattern is _SELF_HARM_COACHING and _ABOUT_COACHING.search(sentence):
+                m = None
+            if m and (live is None or not _RECOVERY.search(sentence.replace(m[0], " "))):
                 live = (m, sentence)
                 break
     if live is None:
@@ -1216,6 +1400,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
     match, sentence = live
     encourage = bool(
         re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0))
+        or match.re is _TELLS_TO_DIE
         or _FOREIGN_ENCOURAGE.search(match.group(0))
     )
     if encourage:
@@ -1228,7 +1413,9 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 "Encourages someone to harm or kill themselves.",
             )
         ]
-    if _RECOVERY.search(sentence):
+    # "Don't tell your therapist about the burns": the therapist is who the act is hidden from.
+    rest = sentence.replace(match.group(0), " ") if match.re is _SELF_HARM_COACHING else sentence
+    if _RECOVERY.search(rest):
         return []
     return [
         Finding(
@@ -1263,8 +1450,7 @@ _CHILD_EXPLOITATION = re.compile(
     r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
     r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
     r"preteen (?:pics|videos|nudes|models?)|underage (?:nudes|porn|pics|sex|girls for|boys for)|"
-    r"(?:nudes|pics|videos) of (?:kids|children|minors|underage)|"
-    r"our little secret|don'?t tell your (?:mom|dad|parents|mother|father))\b|"
+    r"(?:nudes|pics|videos) of (?:kids|children|minors|underage))\b|"
     r"\b(?:sexual|sexy|nude|naked|explicit|erotic|lewd|porn\w*|nsfw)\s+(?:\w+\s+){0,2}?"
     r"(?:images?|pics?|pictures?|photos?|videos?|content|material|stories|chats?)\s+"
     r"(?:of|with|involving|featuring)\s+(?:\w+\s+)?(?:children|kids|minors|a child|a minor|"
@@ -1319,6 +1505,13 @@ _GROOMING = re.compile(
     rf"lap|touch (?:me|my|him|his)|keep (?:it|this|our \w+|a secret|secrets))\b"
     rf"|\bgroom(?:ing)? (?:a |the )?(?:child|kid|minor|girl|boy|teen)"
 )
+_TELL_NO_PARENT = re.compile(
+    r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b"
+)
+_SECRET_CONTACT = re.compile(
+    r"\b(?:alone|come over|in my car|pics?|photos?|pictures|send me|touch\w*|naked|nude|body|"
+    r"lap|undress\w*|kiss\w*|sex\w*|bed|bath|shower)\b"
+)
 # Contact with a child hidden from the adults around it (all three in one sentence).
 _MINOR = re.compile(rf"\b{_MINOR_REF}\b")
 _CHILD_CONTACT = re.compile(
@@ -1347,6 +1540,10 @@ _SEXUALISED = re.compile(
 
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
+        return True
+    # "Don't tell your parents" is a surprise party until it comes with being alone, pictures
+    # or touching.
+    if _TELL_NO_PARENT.search(normalized) and _SECRET_CONTACT.search(normalized):
         return True
     if not _HIDDEN_FROM_ADULTS.search(normalized):
         return False
@@ -1508,6 +1705,7 @@ def meaning_rules(normalized: str, sexual_score: Callable[[], float]) -> list[Fi
     findings += detect_profanity(normalized)
     findings += detect_hate(normalized)
     findings += detect_violence(normalized)
+    findings += detect_intimidation(normalized)
     findings += detect_extremism(normalized)
     findings += detect_illegal(normalized)
     findings += detect_self_harm(normalized)

@@ -1,0 +1,181 @@
+"""Threats that name no act of violence (what the writer knows, holds or will expose), threats
+put as hints, telling someone to end their life, coaching disordered eating, and the ordinary
+talk that uses the same words.
+
+Every text here was written for these tests; none comes from a data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from moderation.engine import moderate, rules
+from tests.moderation.helpers import assert_child_safety_rule
+
+
+def verdict(text: str) -> tuple[str, str]:
+    v = moderate(text)
+    return v.status, v.category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I know which gym you go to and when you leave. Stop posting about me or you'll see me "
+        "there.",
+        "I've saved all your messages. Your husband is going to love reading them.",
+        "I know your kids' school. Keep talking and see what happens.",
+        "Mute me all you want. I've been watching your stories and I know when you get home.",
+        "Change your number again and see. I have your new address, so no point in hiding.",
+    ],
+)
+def test_knowing_the_readers_life_with_pressure_is_intimidation(text):
+    v = moderate(text)
+    # The learned heads may read the same text as a threat of violence first.
+    assert v.status == "DISALLOWED" and v.category in {"HARASSMENT", "VIOLENCE"}, (text, v.category)
+    assert "INTIMIDATION" in v.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're going to dox you and your whole family.",
+        "If you ever post about me again I'll leak your home address on every forum I know.",
+        "Keep it up and I'm going to publish your real name and workplace.",
+    ],
+)
+def test_promising_to_expose_someone_is_doxxing(text):
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", "HARASSMENT"), (text, v.category)
+    assert {"INTIMIDATION", "DOXXING"} <= set(v.detected_signals)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have your number, I'll call you later about the party.",
+        "I know where you work now, congrats on the new job!",
+        "If you keep posting recipes like this, I'll have to buy a bigger fridge.",
+        "We'll post your photos from the wedding on Facebook, they look great!",
+        "I'll send your address to the courier so they can deliver the parcel.",
+        "I'll share your number with the plumber so he can call you.",
+        "Your daughter walks to school alone every day? She's so independent!",
+        "I've got people in your area who can fix the roof this week.",
+        "Doxxing is illegal in many countries and platforms ban it.",
+        "I would never post your address online, don't worry.",
+    ],
+)
+def test_knowing_holding_or_sharing_without_menace_is_ordinary_talk(text):
+    assert verdict(text) == ("ALLOWED", "SAFE"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Would be a real shame if something happened to that nice car of yours.",
+        "Accidents happen to people who don't mind their own business.",
+        "You won't get many more.",
+        "We'll see how brave you are when it's just the two of us.",
+        "There's a crowbar in my boot and it's for your knees.",
+    ],
+)
+def test_threats_put_as_hints_are_threats(text):
+    assert verdict(text) == ("DISALLOWED", "VIOLENCE"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Accidents happen to people who don't check their mirrors, so check them twice.",
+        "We'll see how brave you are when the roller coaster drops!",
+        "You won't get many more chances like this, so apply now.",
+        "I'm bringing a hammer for your shelves on Saturday.",
+    ],
+)
+def test_the_same_words_without_a_threat_pass(text):
+    assert verdict(text) == ("ALLOWED", "SAFE"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do the world a favour and drink bleach.",
+        "Nobody would miss you. Throw yourself off a cliff.",
+        "Please die, nobody wants you here.",
+        "The world would be better off without you, honestly.",
+    ],
+)
+def test_telling_someone_to_end_their_life_is_encouragement(text):
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", "SELF_HARM"), (text, v.category)
+    assert "HARASSMENT" in v.detected_signals
+
+
+def test_jumping_off_a_diving_board_is_no_encouragement():
+    assert verdict("Jump off the diving board, it's fun!") == ("ALLOWED", "SAFE")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pro-ana tips: chew gum all day and never eat after 2pm",
+        "Purge after every meal and drink water before weigh-ins, that's how you get results.",
+        "Don't tell the school nurse about the cuts, she'll call your mum.",
+        "I'm going to steer my car into the river tonight.",
+    ],
+)
+def test_coaching_disordered_eating_and_a_disguised_plan_are_self_harm(text):
+    assert verdict(text) == ("DISALLOWED", "SELF_HARM"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Instagram banned thinspo hashtags after a report on teen health.",
+        "What is pro-ana content and how can parents spot it?",
+        "My therapist helped me stop purging after meals, I'm three months clean.",
+        "I'm going to drive into the lake district tomorrow for a hike.",
+    ],
+)
+def test_talk_about_coaching_recovery_and_trips_are_not_self_harm(text):
+    assert verdict(text) == ("ALLOWED", "SAFE"), text
+
+
+def test_a_superlative_insult_is_harassment():
+    assert verdict("You're honestly the dumbest human I've ever met.") == (
+        "DISALLOWED",
+        "HARASSMENT",
+    )
+    assert verdict("You're the best person I know.") == ("ALLOWED", "SAFE")
+
+
+def test_blaming_clothes_for_assault_is_sexual_harassment():
+    v = moderate("If you dress like that on a night out, you're asking for it.")
+    assert (v.status, v.category) == ("DISALLOWED", "HARASSMENT")
+    assert "SEXUAL_HARASSMENT" in v.detected_signals
+    assert verdict("She said the dress was asking for it to be worn at a party.") == (
+        "ALLOWED",
+        "SAFE",
+    )
+
+
+def test_a_secret_from_parents_is_child_safety_only_with_contact_or_pictures():
+    # A surprise is no grooming; hiding pictures or time alone from the parents is.
+    assert verdict("Don't tell your parents about the surprise party, keep it a secret.") == (
+        "ALLOWED",
+        "SAFE",
+    )
+    assert verdict("It's our little secret that the cake is from the shop.") == ("ALLOWED", "SAFE")
+    assert_child_safety_rule(
+        moderate("This will be our little secret, come over when you are alone.")
+    )
+    assert_child_safety_rule(
+        moderate("Don't tell your mom about the pictures I sent you, it's our little secret.")
+    )
+
+
+def test_a_denied_exposure_in_one_sentence_leaves_a_threat_in_the_next():
+    # A denial governs its own sentence only.
+    text = "I won't call the police. But I'm going to post your home address on the forum tonight."
+    assert rules.detect_intimidation(text.lower())
+    assert not rules.detect_intimidation("i would never post your home address on the forum.")
