@@ -1881,6 +1881,106 @@ _HOWTO_PROTECTIVE = re.compile(
 )
 
 
+# A request to do harm unseen: what makes "how do I touch a woman on the bus" or "which poison"
+# a request for harmful help is that it asks how not to be noticed, caught or traced, or how to
+# make harm look like something else. Three parts in one sentence: a request (or a stated
+# plan), the covering-up, and an act or means of harm. The act decides the category.
+_PLAN_OR_ASK = re.compile(
+    rf"\b(?:{_ASK}|(?:what|which|where)(?:'s| is| are)?\b(?: \w+){{0,4}}? (?:can|could|should|"
+    r"would|do|does|will|is|are|make|makes|way|ways|method|methods|thing|things|stuff)|"
+    r"what'?s the \w+est|i(?:'m| am)? (?:want|need|going|plan(?:ning)?|trying) to|"
+    r"how (?:much|many|long))\b"
+)
+_COVERT = re.compile(
+    r"\bwithout (?:her|him|them|his|their|my \w+|the (?:police|cops|doctor|coroner|victim|"
+    r"owner)|hr|anyone|anybody|people|(?:my|the) \w+) (?:\w+ )?(?:knowing|noticing|finding out|"
+    r"suspecting|tasting|seeing|remembering|realising|realizing|consenting)\b|"
+    r"\bwithout (?:her|his|their|a) (?:consent|permission)\b|\bwithout (?:needing|asking for) "
+    r"(?:her |his |their )?consent\b|"
+    r"\bwithout (?:getting|being) (?:caught|detected|noticed|seen|traced|identified|arrested)\b|"
+    r"\b(?:undetect\w+|untraceable|hard(?:est)? to (?:detect|trace)|(?:won'?t|doesn'?t|not|never) "
+    r"show (?:up )?(?:in|on) (?:a |an |the )?(?:autopsy|tox\w*|blood test|drug test))\b|"
+    r"\blook like (?:an? )?(?:accident|suicide|natural causes|heart attack)\b|"
+    r"\b(?:leave|leaves|leaving|there are|there'?s|with) no (?:marks|trace|traces|evidence|"
+    r"bruises)\b|"
+    r"\bso (?:that )?(?:she|he|they|no one|nobody|the police|the cops) (?:won'?t|doesn'?t|can'?t|"
+    r"never|will never|don'?t|wouldn'?t) (?:ever )?(?:remember|notice|find out|know|suspect|taste|"
+    r"trace|find)\b"
+)
+# Acts that make the covered-up request harmful, by category.
+_COVERT_SEXUAL = re.compile(
+    r"\b(?:touch|grope|fondle|kiss|rape|molest|have sex with|sleep with|have my way with|"
+    r"undress|film (?:her|him|them) (?:naked|in the shower|changing)|take (?:photos|pictures|"
+    r"pics|videos) (?:of|up) (?:her|his)|upskirt)\w*\b|\bt0uch\w*"
+)
+_COVERT_THEFT = re.compile(
+    r"\b(?:steal|shoplift|rob|break into|burgl\w+|pickpocket|hotwire|embezzle|launder)\w*\b"
+)
+_COVERT_HARM = re.compile(
+    rf"\b{_HURT}\b|\b(?:poisons?|toxins?|toxic|lethal|bleach|antifreeze|rat poison|cyanide|"
+    r"arsenic|overdose|sick|ill|die|dies|dead|death|body|bruises?|pills?|drugs?|sedat\w+|drinks?|"
+    r"weapons?|guns?|knife|knives|bombs?|explosives?)\b"
+)
+_COVERT_PRYING = re.compile(
+    r"\b(?:get into|break into|log into|access|read) (?:her|his|their|my \w+'?s?|someone'?s) "
+    r"(?:\w+ )?(?:email|phone|account|messages|texts|dms|icloud)|\b(?:hack|spy|stalk|track|"
+    r"bug|wiretap)\w*\b|\b(?:miserable|suffer|humiliat\w+|ruin (?:her|his|their))\b"
+)
+# Putting something in someone's food or drink to make them ill: "what can I put in my
+# roommate's drink so he gets sick".
+_TAMPER = re.compile(
+    r"\b(?:put|slip|add|mix|crush|pour|sneak|drop|stir|sprinkle)\w*\s+(?:[\w']+\s+){0,3}?"
+    r"(?:in|into|to)\s+(?:[\w']+\s+){0,2}?(?:drink|coffee|tea|food|meal|water|beer|wine|soup|"
+    r"smoothie|glass|cup|lunch|dinner|breakfast)s?\b[^.!?]{0,40}?\b(?:sick|ill|throw up|vomit|"
+    r"puke|pass out|fall asleep|black out|die|hurt|knock\w* (?:him|her|them) out|remember|poorly|"
+    r"suffer|diarrh\w+)\b"
+)
+# Caring for a child or an animal ("hide the pills in my dog's food without him tasting them").
+_IN_CARE = re.compile(
+    r"\b(?:dog|dogs|cat|cats|pet|pets|puppy|kitten|toddler|baby|infant|kid|kids|child|son|"
+    r"daughter|parrot|horse|rabbit|hamster)'?s?\b|\bmedicine|medication|vitamins?|vet\b"
+)
+# Harm to many at once: "release a toxic gas in a crowded room", "knock out the power grid".
+_MASS_HARM = re.compile(
+    r"\b(?:release|spread|spray|disperse|pump)\w*\s+(?:\w+\s+){0,3}?(?:gas|toxin|poison|virus|"
+    r"pathogen|anthrax|nerve agent|chemical)\w*\b[^.!?]{0,40}?\b(?:crowd\w*|public|subway|metro|"
+    r"school|mall|concert|stadium|office|station|room full|vent\w*)\b|"
+    r"\b(?:gas|toxin|poison|virus|pathogen|anthrax|nerve agent|chemicals?)\b[^.!?]{0,30}?"
+    r"\b(?:release|spread|spray|disperse|pump)\w*\b[^.!?]{0,30}?\b(?:crowd\w*|public|subway|"
+    r"metro|school|mall|concert|stadium|office|station|room full|vent\w*)\b|"
+    r"\b(?:knock out|take down|disable|sabotage|shut down|cripple|destroy|poison|contaminate|blow "
+    r"up)\s+(?:a|the|our|their|this|that) (?:\w+(?:'s)? ){0,2}?(?:power grid|grid|water supply|"
+    r"water treatment|reservoir|dam|nuclear plant|power plant|pipeline|substation|air traffic "
+    r"control)\b"
+)
+
+
+def _covert_request(sentence: str) -> Finding | None:
+    """A request for help to harm someone unseen, or to harm many at once (see `_COVERT`)."""
+    if not _PLAN_OR_ASK.search(sentence):
+        return None
+    if _MASS_HARM.search(sentence):
+        return _asked("VIOLENCE", "Asks for help to harm many people or what they depend on.")
+    if _TAMPER.search(sentence) and not _IN_CARE.search(sentence):
+        return _asked("VIOLENCE", "Asks for help to make someone ill through their food or drink.")
+    covert = _COVERT.search(sentence)
+    if not covert:
+        return None
+    if _COVERT_SEXUAL.search(sentence):
+        return _asked("SEXUAL", "Asks for help to touch or film someone without consent.")
+    if _COVERT_THEFT.search(sentence):
+        return Finding(
+            "ILLEGAL", ("ILLEGAL", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to steal."
+        )
+    if _COVERT_PRYING.search(sentence):
+        return _asked("HARASSMENT", "Asks for help to spy on or torment someone unseen.")
+    if _COVERT_HARM.search(sentence) and not (
+        _IN_CARE.search(sentence) and re.search(r"tasting|noticing|knowing", covert[0])
+    ):
+        return _asked("VIOLENCE", "Asks for help to harm someone without it being noticed.")
+    return None
+
+
 def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> Finding:
     return Finding(category, (category, signal), "HIGH", 0.9, reason)
 
@@ -1938,7 +2038,13 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     `detect_minor_sexual`; explosives by `detect_violence`)."""
     # Each pattern stays within a sentence, so one pass over the whole text rules most texts
     # out before the sentence by sentence reading.
-    if _FRAUD_HOWTO.search(normalized) or any(r[0].search(normalized) for r in _REQUESTS):
+    if (
+        _FRAUD_HOWTO.search(normalized)
+        or any(r[0].search(normalized) for r in _REQUESTS)
+        or _COVERT.search(normalized)
+        or _MASS_HARM.search(normalized)
+        or _TAMPER.search(normalized)
+    ):
         found = _requests_by_sentence(normalized)
         if found:
             return found
@@ -1960,6 +2066,9 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
             and not (unless and unless.search(sentence))
             and not (needs and not needs.search(normalized))
         ][:1]
+        if not found:
+            covert = _covert_request(sentence)
+            found = [covert] if covert else []
         if _FRAUD_HOWTO.search(sentence):
             found.append(_FRAUD_REQUEST)
         if found:

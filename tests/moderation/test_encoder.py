@@ -245,7 +245,10 @@ def test_more_concurrent_texts_than_side_threads_all_finish_with_the_same_verdic
     alone = [model.predict(t) for t in texts]
     with ThreadPoolExecutor(max_workers=20) as pool:
         together = list(pool.map(model.predict, texts, timeout=60))
-    assert together == alone
+    # Equal up to float rounding: BLAS may split a product differently while another thread
+    # holds its thread limit.
+    for got, want in zip(together, alone, strict=True):
+        assert got == pytest.approx(want, abs=1e-5)
 
 
 def test_the_rules_ask_for_the_sexual_probability_only_when_a_minor_is_in_explicit_text():
