@@ -435,7 +435,8 @@ _CONDEMNED = (
     r"(?:not okay|not ok|unacceptable|wrong|hateful|racist|bigoted|disgusting|offensive|hurtful|"
     r"harmful|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|false|a lie|lies|pathetic|"
     r"cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|bigotry|racism|sexism|"
-    r"homophobia|transphobia|ableism|hate|hatred)"
+    r"homophobia|transphobia|ableism|hate|hatred|absurd|ridiculous|untrue|baseless|debunked|"
+    r"rubbish|propaganda)"
 )
 _BIGOTED = (
     r"(?:hurtful|harmful|racist|hateful|offensive|bigoted|antisemitic|anti-semitic|islamophobic|"
@@ -445,6 +446,8 @@ _COUNTER = re.compile(
     rf"(?:{_SPEECH_SUBJECT}\s*(?:'s|is|are|was|were)\s+(?:(?:so|really|just|very|deeply|"
     rf"completely|totally|utterly|absolutely|plain|simply|both)\s+)?{_CONDEMNED}\b|"
     rf"\b(?:that'?s|it'?s) {_CONDEMNED}\b|"
+    # A claim reported and refuted at once: "some claim that ..., which is absurd".
+    rf"\bwhich (?:is|was) (?:(?:so|just|plainly|simply|utterly|completely) )?{_CONDEMNED}\b|"
     rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are)\s+"
     rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong)\b|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"

@@ -452,7 +452,9 @@ _HATE_CALL = re.compile(
 # "They don't belong here" (not "to a party"): a negation that asserts.
 _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # Negative words that assert: "I can't stand them", "they don't belong here".
-_NOT_A_DENIAL = re.compile(rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}")
+_NOT_A_DENIAL = re.compile(
+    rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b"
+)
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
@@ -480,6 +482,25 @@ def _said_of(subject: str) -> str:
     return rf"{subject}\s*(?:are|'re|re|r|were)\s+{_DEROGATORY}|{subject}\s+{_DONT_BELONG}"
 
 
+# Endorsing an atrocity or a system of oppression: "apartheid was actually the right system",
+# "the Holocaust didn't go far enough", "a poem celebrating the massacre".
+_ATROCITY = (
+    r"(?:slavery|segregation|apartheid|the holocaust|holocaust|the shoah|jim crow|"
+    r"(?:the )?(?:\w+ )?genocide|ethnic cleansing|(?:the )?(?:\w+ )?massacre|lynchings?|"
+    r"pogroms?|the final solution|the gas chambers|the (?:death|concentration) camps)"
+)
+_ATROCITY_ENDORSED = re.compile(
+    rf"\b{_ATROCITY}\s+(?:was|were|is)\s+(?:actually |really |honestly |truly |just |"
+    r"ultimately )?(?:a |an )?(?:good|great|right|justified|necessary|deserved|a good thing|"
+    r"the right (?:\w+ )?(?:thing|system|call|answer|solution|idea)|for the best|well deserved|"
+    r"not (?:that |so |even )?bad)\b|"
+    rf"\b{_ATROCITY}\s+(?:didn'?t|did not|never) go far enough\b|"
+    rf"\b(?:bring back|restore|reinstate)\s+{_ATROCITY}|"
+    rf"\b{_ATROCITY}\b[^.!?]{{0,40}}?\b(?:should|must|needs? to|ought to) (?:come back|be "
+    r"brought back|return|happen again|be repeated)\b|"
+    r"\b(?:celebrat(?:e|ing)|glorify|glorifying|prais(?:e|ing))\s+(?:the\s+)?(?:\w+\s+)?(?:massacre|genocide|"
+    r"holocaust|lynchings?|ethnic cleansing|pogroms?)\b"
+)
 _GROUP_SAID = re.compile(rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b")
 # The same said of "they" or "those people" once a group or one of its members is named ("A
 # Muslim couple moved in. They don't belong here."), or that they should all be put out.
@@ -496,7 +517,7 @@ def _hate_statement(normalized: str) -> bool:
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence):
             return True
-        for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE):
+        for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE, _ATROCITY_ENDORSED):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
         found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)
