@@ -2065,6 +2065,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         or _COVERT.search(normalized)
         or _MASS_HARM.search(normalized)
         or _TAMPER.search(normalized)
+        or _FOREIGN_HARM_REQUEST.search(normalized)
     ):
         found = _requests_by_sentence(normalized)
         if found:
@@ -2090,6 +2091,8 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
         if not found:
             covert = _covert_request(sentence)
             found = [covert] if covert else []
+        if not found and _FOREIGN_HARM_REQUEST.search(sentence):
+            found = [_asked("VIOLENCE", "Asks for help to hurt someone.")]
         if _FRAUD_HOWTO.search(sentence):
             found.append(_FRAUD_REQUEST)
         if found:
@@ -2245,4 +2248,43 @@ _FOREIGN_INSULT = re.compile(
     r"\b(?:ta gueule|ferme ta gueule|nique ta mere|fils de pute|va te faire foutre|"
     r"fick dich|verpiss dich|halt die fresse|hurensohn|du lappen|vete a la mierda|hijo de puta|"
     r"chinga tu madre|que te jodan|callate la boca)\b"
+)
+
+# Requests for help to hurt someone: a way of asking, an act of harm, and a person or a
+# purpose (to kill, to leave no trace) in the same sentence.
+_FOREIGN_ASK = (
+    # French
+    r"(?:comment (?:je (?:peux|pourrais|dois|fais pour)|puis-je|faire pour|on (?:peut|fait "
+    r"pour)|peut-on|est-ce que je (?:peux|pourrais))|quel(?:le)?s? (?:est|sont) (?:le|la|les) "
+    r"(?:meilleure?s?|plus)|ou (?:faut-il|dois-je|est-ce qu'on|est-ce que je|faut il)|"
+    r"qu'est-ce que je (?:peux|pourrais)|que (?:puis-je|peut-on)|"
+    # German
+    r"wie (?:kann|konnte|soll|sollte|mache|schaffe|bekomme) ich|wie (?:\w+) ich (?:jemanden|"
+    r"jemandem|ihn|sie|meine\w*|meinen|meinem)|wo (?:muss|sollte|kann) (?:man|ich)|was (?:kann|"
+    r"konnte|soll) ich|wie (?:kann|konnte) man|womit (?:kann|konnte) ich|"
+    # Spanish
+    r"como (?:puedo|podria|hago para|se puede|le hago)|que (?:le )?(?:puedo|podria) (?:echar|"
+    r"poner|dar|usar|meter)|donde (?:hay que|debo|tengo que|se debe)|cual es (?:la|el) "
+    r"(?:mejor|forma|manera)|que (?:es|seria) lo mejor para)"
+)
+_FOREIGN_HARM_ACT = (
+    r"(?:tuer|empoisonner|poignarder|planter|frapper|tabasser|blesser|etrangler|droguer|"
+    r"trafiquer|violer|enlever|kidnapper|faire du mal|se debarrasser|noyer|bruler|"
+    r"toten|umbringen|bring\w* (?:\w+ ){1,3}um|vergift\w*|erstech\w*|stech\w*|reinstech\w*|"
+    r"verprugel\w*|zusammenschlag\w*|schlag\w*|erwurg\w*|verletz\w*|betaub\w*|vergewaltig\w*|entfuhr\w*|manipulier\w*|"
+    r"matar|envenenar|apunalar|acuchillar|golpear|pegarle|pegar|estrangular|drogar|herir|violar|"
+    r"secuestrar|hacer dano|hacerle dano|deshacerme|ahogar|quemar|ponga malo|enferme)"
+)
+_FOREIGN_TARGET_OR_AIM = (
+    r"(?:quelqu'un|mon |ma |mes |son |sa |le voisin|la voisine|sa femme|son mari|un enfant|"
+    r"qu'il meure|qu'elle meure|accident|sans (?:que|laisser)|indetectable|autopsie|"
+    r"(?:une|la|d'une|cette) (?:fille|femme|meuf|personne)|boisson|verre|inconscient\w*|"
+    r"jemand\w*|meine\w* |seine\w* |ihre\w* |nachbar\w*|mitbewohner\w*|kind\w*|verblut\w*|stirbt|"
+    r"keine (?:blauen flecken|spuren)|unfall|ohne dass|nicht nachweisbar|damit (?:er|sie) "
+    r"(?:\w+ )?(?:umfallt|stirbt|verblutet|bewusstlos)|"
+    r"alguien|mi |mis |su |sus |vecin\w*|companer\w*|marido|mujer|nino|nina|autopsia|accidente|"
+    r"sin que|que no (?:lo |la |se )?(?:detecten|note|sepa)|que muera|malo de verdad)"
+)
+_FOREIGN_HARM_REQUEST = re.compile(
+    rf"\b(?=[^.!?]*\b{_FOREIGN_HARM_ACT})(?=[^.!?]*\b{_FOREIGN_TARGET_OR_AIM}){_FOREIGN_ASK}\b"
 )
