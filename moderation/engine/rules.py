@@ -2065,7 +2065,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         or _COVERT.search(normalized)
         or _MASS_HARM.search(normalized)
         or _TAMPER.search(normalized)
-        or _FOREIGN_HARM_REQUEST.search(normalized)
+        or _foreign_harm_request(normalized)
     ):
         found = _requests_by_sentence(normalized)
         if found:
@@ -2091,7 +2091,7 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
         if not found:
             covert = _covert_request(sentence)
             found = [covert] if covert else []
-        if not found and _FOREIGN_HARM_REQUEST.search(sentence):
+        if not found and _foreign_harm_request(sentence):
             found = [_asked("VIOLENCE", "Asks for help to hurt someone.")]
         if _FRAUD_HOWTO.search(sentence):
             found.append(_FRAUD_REQUEST)
@@ -2285,6 +2285,24 @@ _FOREIGN_TARGET_OR_AIM = (
     r"alguien|mi |mis |su |sus |vecin\w*|companer\w*|marido|mujer|nino|nina|autopsia|accidente|"
     r"sin que|que no (?:lo |la |se )?(?:detecten|note|sepa)|que muera|malo de verdad)"
 )
-_FOREIGN_HARM_REQUEST = re.compile(
-    rf"\b(?=[^.!?]*\b{_FOREIGN_HARM_ACT})(?=[^.!?]*\b{_FOREIGN_TARGET_OR_AIM}){_FOREIGN_ASK}\b"
-)
+_FOREIGN_ASKING = re.compile(rf"\b{_FOREIGN_ASK}\b")
+_FOREIGN_HARM_ACTED = re.compile(rf"\b{_FOREIGN_HARM_ACT}")
+_FOREIGN_AIMED = re.compile(rf"\b{_FOREIGN_TARGET_OR_AIM}")
+
+
+def _foreign_harm_request(text: str) -> bool:
+    """A way of asking, an act of harm and a person or a purpose, in one sentence of `text`
+    (each read once: the sentence test runs only where a way of asking is found)."""
+    if not _FOREIGN_ASKING.search(text):
+        return False
+    for sentence in sentences(text):
+        asked = _FOREIGN_ASKING.search(sentence)
+        # What is asked follows the asking: "pourquoi quelqu'un voudrait-il se blesser et
+        # comment puis-je aider ..." asks how to help.
+        if (
+            asked
+            and _FOREIGN_HARM_ACTED.search(sentence, asked.start())
+            and _FOREIGN_AIMED.search(sentence, asked.start())
+        ):
+            return True
+    return False

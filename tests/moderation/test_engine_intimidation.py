@@ -301,6 +301,8 @@ def test_requests_to_hurt_someone_in_french_german_and_spanish(text):
         "¿Qué le puedo echar a la sopa para que tenga más sabor?",
         "Comment je peux protéger mon enfant des accidents domestiques ?",
         "Wie kann ich Unfälle im Haushalt mit Kindern vermeiden?",
+        # The harm comes before the asking, and what is asked is how to help.
+        "Warum verletzen sich Menschen selbst und wie kann ich meiner Schwester helfen?",
     ],
 )
 def test_the_same_questions_about_time_tennis_and_soup_pass(text):
