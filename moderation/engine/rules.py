@@ -1663,7 +1663,11 @@ _HISTORY = re.compile(
     r"mongol|aztec|british) empire|the romans|the vikings|medieval|ancient|in the \d{2,4}s|"
     r"(?:\d{1,2}(?:st|nd|rd|th)|\w+teenth) century|the battle of|the siege of|the massacre of|"
     r"terrorist attacks?|terror attacks?|9 ?/ ?11|september 11(?:th)?|the troubles|apartheid|"
-    r"slavery|the slave trade|lynchings)\b"
+    r"slavery|the slave trade|lynchings|auschwitz|birkenau|treblinka|dachau|bergen-belsen|"
+    r"sobibor|(?:the )?(?:concentration|death|extermination|labou?r) camps?|the gas chambers|"
+    r"the trail of tears|the (?:vietnam|korean|iraq|gulf|napoleonic|cold|first world|second "
+    r"world|hundred years'?) war|the witch trials|the black death|the plague|the partition|"
+    r"the armenians?|the tutsis?|the killing of|the assassination of)\b"
 )
 
 _QUESTION = re.compile(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")
@@ -1760,7 +1764,8 @@ _HURT = (
     r"sedate|kidnap|abduct|beat up|beat|torture|maim|disable|cripple|paraly[sz]e|blind|attack|"
     r"assault|punch|hit|slap|kick|shoot|run over|push|electrocute|starve|mutilate|dismember|"
     r"behead|lynch|rape|molest|sexually assault|break (?:the|a) (?:neck|arm|leg) of|get rid of|"
-    r"make (?:\w+ )?disappear|burn|set fire to)"
+    r"make (?:\w+ )?disappear|burn|set fire to|gut|disembowel|flay|skin|decapitate|execute|"
+    r"crucify|bury alive|bury|hang|impale|castrate)"
 )
 # Harassment and control: bullying, intimidating, stalking and spying on someone.
 _HARASS = (
