@@ -32,9 +32,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import argparse  # noqa: E402
+import dataclasses  # noqa: E402
 import gzip  # noqa: E402
 import json  # noqa: E402
-import dataclasses  # noqa: E402
 import logging  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
