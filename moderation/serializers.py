@@ -352,7 +352,11 @@ class ModerationsResponseSerializer(serializers.Serializer[ModerationsResponse])
 
 # --- OpenAI shape ----------------------------------------------------------------------------
 
-_THREAT_SIGNALS = frozenset({"THREAT", "MILD_THREAT", "TERROR_THREAT", "VIOLENCE_PLANNING"})
+# Intimidation (what the writer knows or will expose of the reader, with pressure) threatens
+# serious harm without naming violence: OpenAI's harassment/threatening.
+_THREAT_SIGNALS = frozenset(
+    {"THREAT", "MILD_THREAT", "TERROR_THREAT", "VIOLENCE_PLANNING", "INTIMIDATION"}
+)
 _VIOLENT_ILLICIT_SIGNALS = frozenset(
     {"WEAPON_TRADE", "WEAPONS_INSTRUCTIONS", "VIOLENCE_PLANNING", "TERROR_THREAT"}
 )

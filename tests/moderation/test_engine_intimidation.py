@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from moderation.engine import moderate, rules
+from moderation.serializers import openai_result
 from tests.moderation.helpers import assert_child_safety_rule
 
 
@@ -330,3 +331,10 @@ def test_a_question_about_the_camps_is_history():
     assert moderate(
         "How did they kill people in Auschwitz, and how could we do it again?"
     ).status == ("DISALLOWED")
+
+
+def test_intimidation_is_threatening_harassment_in_openais_shape():
+    result = openai_result(moderate("I know your kids' school. Keep talking and see what happens."))
+    assert result["flagged"] is True
+    assert result["categories"]["harassment"] is True
+    assert result["categories"]["harassment/threatening"] is True

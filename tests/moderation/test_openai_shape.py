@@ -166,6 +166,7 @@ def verdict(category: str, *signals: str, scores: dict[str, float] | None = None
         ("HATE_SPEECH", ("THREAT",), {"hate", "hate/threatening"}),
         ("HARASSMENT", (), {"harassment"}),
         ("HARASSMENT", ("MILD_THREAT",), {"harassment", "harassment/threatening"}),
+        ("HARASSMENT", ("INTIMIDATION",), {"harassment", "harassment/threatening"}),
         ("SELF_HARM", (), {"self-harm", "self-harm/intent"}),
         (
             "SELF_HARM",
