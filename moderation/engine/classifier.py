@@ -129,7 +129,7 @@ def _side_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=_SIDE_THREADS, thread_name_prefix="nova-encoder")
 
 
-def semantic_vector_later(normalized: str) -> Callable[[], npt.NDArray[np.float32]]:
+def _semantic_vector_later(normalized: str) -> Callable[[], npt.NDArray[np.float32]]:
     """Start the semantic tier on a normalised text; the returned function gives its input
     (both encoders' embeddings), running the multilingual encoder on the calling thread and
     waiting for all-MiniLM-L6-v2 if it is still running."""
@@ -145,7 +145,7 @@ def semantic_vector_later(normalized: str) -> Callable[[], npt.NDArray[np.float3
 
 def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
     """The semantic tier's input for a normalised text: both encoders' embeddings."""
-    return semantic_vector_later(normalized)()
+    return _semantic_vector_later(normalized)()
 
 
 # ("any category" weight, top category weight, offset) of the combination, then (slope, offset)
@@ -397,7 +397,7 @@ class Model:
         if not (semantic and self.has_encoder and probs[ANY] >= self.gate):
             done = self._blend(probs)
             return lambda: done
-        vector = semantic_vector_later(normalized)
+        vector = _semantic_vector_later(normalized)
 
         @lru_cache(maxsize=1)
         def stacked() -> dict[str, float]:

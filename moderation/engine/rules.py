@@ -498,8 +498,8 @@ _ATROCITY_ENDORSED = re.compile(
     rf"\b(?:bring back|restore|reinstate)\s+{_ATROCITY}|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,40}}?\b(?:should|must|needs? to|ought to) (?:come back|be "
     r"brought back|return|happen again|be repeated)\b|"
-    r"\b(?:celebrat(?:e|ing)|glorify|glorifying|prais(?:e|ing))\s+(?:the\s+)?(?:\w+\s+)?(?:massacre|genocide|"
-    r"holocaust|lynchings?|ethnic cleansing|pogroms?)\b"
+    r"\b(?:celebrat(?:e|ing)|glorify|glorifying|prais(?:e|ing))\s+(?:the\s+)?(?:\w+\s+)?"
+    r"(?:massacre|genocide|holocaust|lynchings?|ethnic cleansing|pogroms?)\b"
 )
 _GROUP_SAID = re.compile(rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b")
 # The same said of "they" or "those people" once a group or one of its members is named ("A
@@ -909,7 +909,6 @@ def detect_intimidation(normalized: str) -> list[Finding]:
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
     if any(_VEILED_THREAT.search(s) for s in said):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
-    exposes = any(_EXPOSE.search(s) for s in said)
     if any(_ASKING_FOR_IT.search(s) for s in said):
         return [
             Finding(
@@ -920,6 +919,7 @@ def detect_intimidation(normalized: str) -> list[Finding]:
                 "Blames a person's clothes for sexual harassment or assault.",
             )
         ]
+    exposes = any(_EXPOSE.search(s) for s in said)
     if exposes or (any(_KNOWS.search(s) for s in said) and _PRESSURE.search(normalized)):
         return [
             Finding(
@@ -1315,16 +1315,16 @@ _SELF_HARM_INTENT = re.compile(
     r"noose|"
     r"best way to (?:kill myself|commit suicide|cut|hang myself)|how to (?:kill myself|commit "
     r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
-    r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys|end yourself|cut yourself)\b|"
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
 )
-# Telling someone to end their life without the words "kill yourself": "jump off a bridge
-# please", "do everyone a favour and drink bleach" (a sentence's first words, or after an urging
-# word, so "I want to jump off a bridge" stays the writer's own intent).
+# Telling someone to harm or end themselves: "just kys", "you should cut yourself", "jump off a
+# bridge please", "do everyone a favour and drink bleach" (a sentence's first words, or after an
+# urging word, so "I want to jump off a bridge" stays the writer's own intent).
 _TELLS_TO_DIE = re.compile(
-    rf"{_URGE_START}(?:go\s+)?(?:jump off (?:a|the|some) (?:bridge|cliff|building|roof)|throw "
-    r"yourself (?:off|under)|walk into traffic|drink bleach|hang yourself|neck yourself|off "
-    r"yourself|unalive yourself|slit your wrists|end your (?:miserable |pathetic )?life)\b|"
+    rf"{_URGE_START}(?:go\s+)?(?:kill yourself|kys|end yourself|cut yourself|jump off "
+    r"(?:a|the|some) (?:bridge|cliff|building|roof)|throw yourself (?:off|under)|walk into "
+    r"traffic|drink bleach|hang yourself|neck yourself|off yourself|unalive yourself|slit your "
+    r"wrists|end your (?:miserable |pathetic )?life)\b|"
     r"\b(?:do (?:us|everyone|everybody|the world|society) a favou?r and|please|pls|go)\s+"
     r"(?:die|disappear forever|stop breathing)\b|"
     r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b"
@@ -1396,6 +1396,14 @@ def helping_someone_else(sentence: str) -> bool:
     return bool(_HELP_ASKED.search(sentence) and _SOMEONE_ELSE_AT_RISK.search(sentence))
 
 
+def _recovery_talk(sentence: str, match: re.Match[str]) -> bool:
+    """The sentence of a self-harm match talks of recovery ("I used to", "my therapist"). In
+    coaching the helper named is who the act is hidden from ("don't tell your therapist about
+    the burns"), so the coaching words themselves do not count."""
+    rest = sentence.replace(match[0], " ") if match.re is _SELF_HARM_COACHING else sentence
+    return bool(_RECOVERY.search(rest))
+
+
 def detect_self_harm(normalized: str) -> list[Finding]:
     """Self-harm intent, judged in the sentence that states it: recovery talk ("I used to ...",
     "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
@@ -1413,18 +1421,13 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             m = next((x for x in pattern.finditer(sentence) if not denies_self_harm(x[0])), None)
             if m and pattern is _SELF_HARM_COACHING and _ABOUT_COACHING.search(sentence):
                 m = None
-            if m and (live is None or not _RECOVERY.search(sentence.replace(m[0], " "))):
+            if m and (live is None or not _recovery_talk(sentence, m)):
                 live = (m, sentence)
                 break
     if live is None:
         return []
     match, sentence = live
-    encourage = bool(
-        re.search(r"\b(?:you should|go|just|pls|please)\s+(?:kill yourself|kys)", match.group(0))
-        or match.re is _TELLS_TO_DIE
-        or _FOREIGN_ENCOURAGE.search(match.group(0))
-    )
-    if encourage:
+    if match.re is _TELLS_TO_DIE or _FOREIGN_ENCOURAGE.search(match.group(0)):
         return [
             Finding(
                 "SELF_HARM",
@@ -1434,9 +1437,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 "Encourages someone to harm or kill themselves.",
             )
         ]
-    # "Don't tell your therapist about the burns": the therapist is who the act is hidden from.
-    rest = sentence.replace(match.group(0), " ") if match.re is _SELF_HARM_COACHING else sentence
-    if _RECOVERY.search(rest):
+    if _recovery_talk(sentence, match):
         return []
     return [
         Finding(
@@ -1995,9 +1996,7 @@ def _covert_request(sentence: str) -> Finding | None:
     if _COVERT_SEXUAL.search(sentence):
         return _asked("SEXUAL", "Asks for help to touch or film someone without consent.")
     if _COVERT_THEFT.search(sentence):
-        return Finding(
-            "ILLEGAL", ("ILLEGAL", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to steal."
-        )
+        return _asked("ILLEGAL", "Asks for help to steal.")
     if _COVERT_PRYING.search(sentence):
         return _asked("HARASSMENT", "Asks for help to spy on or torment someone unseen.")
     if _COVERT_HARM.search(sentence) and not (
@@ -2011,12 +2010,13 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
     return Finding(category, (category, signal), "HIGH", 0.9, reason)
 
 
+_HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
 # Per sentence, the first that matches: (the request, what rules it out in the same sentence,
 # what the whole text must also say, the finding).
 _REQUESTS: tuple[
     tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
 ] = (
-    (_HARMFUL_HOWTO, None, None, _asked("VIOLENCE", "Asks for help to hurt someone.")),
+    (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
     (
         _HARASS_HOWTO,
         None,
@@ -2070,7 +2070,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         or _COVERT.search(normalized)
         or _MASS_HARM.search(normalized)
         or _TAMPER.search(normalized)
-        or _foreign_harm_request(normalized)
+        or _FOREIGN_ASKING.search(normalized)
     ):
         found = _requests_by_sentence(normalized)
         if found:
@@ -2096,8 +2096,8 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
         if not found:
             covert = _covert_request(sentence)
             found = [covert] if covert else []
-        if not found and _foreign_harm_request(sentence):
-            found = [_asked("VIOLENCE", "Asks for help to hurt someone.")]
+        if not found and _asks_foreign_harm(sentence):
+            found = [_HURT_REQUEST]
         if _FRAUD_HOWTO.search(sentence):
             found.append(_FRAUD_REQUEST)
         if found:
@@ -2276,7 +2276,8 @@ _FOREIGN_HARM_ACT = (
     r"(?:tuer|empoisonner|poignarder|planter|frapper|tabasser|blesser|etrangler|droguer|"
     r"trafiquer|violer|enlever|kidnapper|faire du mal|se debarrasser|noyer|bruler|"
     r"toten|umbringen|bring\w* (?:\w+ ){1,3}um|vergift\w*|erstech\w*|stech\w*|reinstech\w*|"
-    r"verprugel\w*|zusammenschlag\w*|schlag\w*|erwurg\w*|verletz\w*|betaub\w*|vergewaltig\w*|entfuhr\w*|manipulier\w*|"
+    r"verprugel\w*|zusammenschlag\w*|schlag\w*|erwurg\w*|verletz\w*|betaub\w*|vergewaltig\w*|"
+    r"entfuhr\w*|manipulier\w*|"
     r"matar|envenenar|apunalar|acuchillar|golpear|pegarle|pegar|estrangular|drogar|herir|violar|"
     r"secuestrar|hacer dano|hacerle dano|deshacerme|ahogar|quemar|ponga malo|enferme)"
 )
@@ -2295,19 +2296,13 @@ _FOREIGN_HARM_ACTED = re.compile(rf"\b{_FOREIGN_HARM_ACT}")
 _FOREIGN_AIMED = re.compile(rf"\b{_FOREIGN_TARGET_OR_AIM}")
 
 
-def _foreign_harm_request(text: str) -> bool:
-    """A way of asking, an act of harm and a person or a purpose, in one sentence of `text`
-    (each read once: the sentence test runs only where a way of asking is found)."""
-    if not _FOREIGN_ASKING.search(text):
-        return False
-    for sentence in sentences(text):
-        asked = _FOREIGN_ASKING.search(sentence)
-        # What is asked follows the asking: "pourquoi quelqu'un voudrait-il se blesser et
-        # comment puis-je aider ..." asks how to help.
-        if (
-            asked
-            and _FOREIGN_HARM_ACTED.search(sentence, asked.start())
-            and _FOREIGN_AIMED.search(sentence, asked.start())
-        ):
-            return True
-    return False
+def _asks_foreign_harm(sentence: str) -> bool:
+    """A way of asking, then an act of harm and a person or a purpose, in one sentence. What is
+    asked follows the asking: "pourquoi quelqu'un voudrait-il se blesser et comment puis-je
+    aider ..." asks how to help."""
+    asked = _FOREIGN_ASKING.search(sentence)
+    return bool(
+        asked
+        and _FOREIGN_HARM_ACTED.search(sentence, asked.start())
+        and _FOREIGN_AIMED.search(sentence, asked.start())
+    )

@@ -104,12 +104,16 @@ def test_the_same_words_without_a_threat_pass(text):
         "Nobody would miss you. Throw yourself off a cliff.",
         "Please die, nobody wants you here.",
         "The world would be better off without you, honestly.",
+        # Was read as the writer's own intent: one pattern now holds every urging.
+        "You should cut yourself.",
+        "please end yourself",
     ],
 )
 def test_telling_someone_to_end_their_life_is_encouragement(text):
     v = moderate(text)
     assert (v.status, v.category) == ("DISALLOWED", "SELF_HARM"), (text, v.category)
     assert "HARASSMENT" in v.detected_signals
+    assert "Encourages someone to harm or kill themselves." in v.reason
 
 
 def test_jumping_off_a_diving_board_is_no_encouragement():
