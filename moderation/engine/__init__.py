@@ -11,7 +11,7 @@ verdict). `vocabulary` holds every value a verdict field can take.
 from __future__ import annotations
 
 from .escalation import apply_escalation
-from .pipeline import moderate
+from .pipeline import forget_texts, moderate
 from .policies import Instructions, Policy, PolicyParseError, parse_instructions, parse_policies
 from .verdict import POLICY_VERSION, Usage, Verdict, VerdictDict
 from .vocabulary import CATEGORIES
@@ -26,6 +26,7 @@ __all__ = [
     "Verdict",
     "VerdictDict",
     "apply_escalation",
+    "forget_texts",
     "moderate",
     "parse_instructions",
     "parse_policies",

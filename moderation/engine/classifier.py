@@ -37,6 +37,7 @@ import base64
 import json
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -114,6 +115,8 @@ def lexicon_vector(text: str) -> list[float]:
 
 
 LEXICON_DIM = 2 * len(LEXICON_FEATURES)
+# Words whose character n-gram columns a vocabulary keeps (then it starts afresh).
+_TOKEN_COLUMNS_KEPT = 50_000
 
 
 # all-MiniLM-L6-v2 runs in onnxruntime, which releases the GIL, so it runs on a side thread (a
@@ -129,23 +132,34 @@ def _side_pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=_SIDE_THREADS, thread_name_prefix="nova-encoder")
 
 
-def _semantic_vector_later(normalized: str) -> Callable[[], npt.NDArray[np.float32]]:
-    """Start the semantic tier on a normalised text; the returned function gives its input
-    (both encoders' embeddings), running the multilingual encoder on the calling thread and
-    waiting for all-MiniLM-L6-v2 if it is still running."""
-    clipped = clip(normalized)
-    minilm = _side_pool().submit(encoder.encode, clipped)
+class _SemanticInput:
+    """The semantic tier's input for one normalised text, being computed: all-MiniLM-L6-v2
+    starts at once on a side thread, the multilingual encoder runs on the calling thread
+    (`read_multilingual`, or when the input is asked for). Its numpy work holds the GIL between
+    small operations, so beside Python work on another thread it would crawl."""
 
-    def vector() -> npt.NDArray[np.float32]:
-        multilingual_part = multilingual.encode(clipped)
-        return np.concatenate([minilm.result(), multilingual_part])
+    def __init__(self, normalized: str) -> None:
+        self._clipped = clip(normalized)
+        self._minilm = _side_pool().submit(encoder.encode, self._clipped)
+        self._multilingual: npt.NDArray[np.float32] | None = None
 
-    return vector
+    def read_multilingual(self) -> None:
+        if self._multilingual is None:
+            self._multilingual = multilingual.encode(self._clipped)
+
+    def pending(self) -> bool:
+        """all-MiniLM-L6-v2 is still at work on the side thread."""
+        return not self._minilm.done()
+
+    def __call__(self) -> npt.NDArray[np.float32]:
+        self.read_multilingual()
+        assert self._multilingual is not None
+        return np.concatenate([self._minilm.result(), self._multilingual])
 
 
 def semantic_vector(normalized: str) -> npt.NDArray[np.float32]:
     """The semantic tier's input for a normalised text: both encoders' embeddings."""
-    return _semantic_vector_later(normalized)()
+    return _SemanticInput(normalized)()
 
 
 # ("any category" weight, top category weight, offset) of the combination, then (slope, offset)
@@ -224,14 +238,52 @@ class Vocabulary:
     index: dict[str, int]
     idf: npt.NDArray[np.float32]
 
+    # Per word, the columns of its character n-grams in this vocabulary with their counts, in
+    # the order `char_ngrams` meets them (a word's n-grams are looked up once, not per text).
+    _token_columns: dict[str, tuple[tuple[int, int], ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        # Python floats: indexing a numpy array one value at a time costs more than the rest.
+        self._idf_values: list[float] = self.idf.tolist()
+
     def weigh(self, grams: Counter[str]) -> tuple[list[int], list[float]]:
-        cols: list[int] = []
-        vals: list[float] = []
+        counts: dict[int, int] = {}
         for gram, count in grams.items():
             col = self.index.get(gram)
             if col is not None:
-                cols.append(col)
-                vals.append((1.0 + math.log(count)) * float(self.idf[col]))
+                counts[col] = count
+        return self._weighted(counts)
+
+    def weigh_chars(self, text: str) -> tuple[list[int], list[float]]:
+        """`weigh(char_ngrams(text))`, the same columns in the same order, from each word's
+        columns looked up once."""
+        counts: dict[int, int] = {}
+        for token, repeats in Counter(_CHAR_TOKEN.findall(text)).items():
+            for col, count in self._columns_of(token):
+                counts[col] = counts.get(col, 0) + count * repeats
+        return self._weighted(counts)
+
+    def _columns_of(self, token: str) -> tuple[tuple[int, int], ...]:
+        found = self._token_columns.get(token)
+        if found is None:
+            grams = Counter(_token_ngrams(token))
+            found = tuple(
+                (col, count)
+                for gram, count in grams.items()
+                if (col := self.index.get(gram)) is not None
+            )
+            if len(self._token_columns) >= _TOKEN_COLUMNS_KEPT:
+                self._token_columns.clear()
+            self._token_columns[token] = found
+        return found
+
+    def _weighted(self, counts: dict[int, int]) -> tuple[list[int], list[float]]:
+        """Sublinear TF x IDF of the counted columns, L2-normalised."""
+        cols = list(counts)
+        idf = self._idf_values
+        vals = [(1.0 + math.log(counts[c])) * idf[c] for c in cols]
         norm = math.sqrt(sum(v * v for v in vals))
         if norm:
             vals = [v / norm for v in vals]
@@ -257,7 +309,7 @@ class Featurizer:
     def sparse_row(self, normalized: str) -> tuple[list[int], list[float]]:
         text = clip(normalized)
         w_cols, w_vals = self.words.weigh(word_ngrams(text))
-        c_cols, c_vals = self.chars.weigh(char_ngrams(text))
+        c_cols, c_vals = self.chars.weigh_chars(text)
         offset = len(self.words.index)
         cols = w_cols + [offset + c for c in c_cols]
         vals = w_vals + [v * self.char_weight for v in c_vals]
@@ -280,6 +332,39 @@ def encode_array(values: npt.NDArray[Any]) -> str:
 
 def decode_array(data: str) -> npt.NDArray[np.float32]:
     return np.frombuffer(base64.b64decode(data), dtype="<f4").astype(np.float32)
+
+
+class Prediction:
+    """Per-head probabilities of one text, maybe still being computed (`Model.predict_later`).
+    Call it for them; it computes them once."""
+
+    def __init__(
+        self,
+        result: dict[str, float] | Callable[[], dict[str, float]],
+        semantic: _SemanticInput | None = None,
+    ) -> None:
+        self._result = result if isinstance(result, dict) else None
+        self._compute = None if isinstance(result, dict) else result
+        self._semantic = semantic
+        self._lock = threading.Lock()
+
+    def pending(self) -> bool:
+        """An encoder is still at work on a side thread: the calling thread may do other work
+        for free meanwhile."""
+        return self._semantic is not None and self._semantic.pending()
+
+    def read_multilingual(self) -> None:
+        """Run the multilingual encoder now, on the calling thread, if it is to run at all."""
+        if self._semantic is not None:
+            self._semantic.read_multilingual()
+
+    def __call__(self) -> dict[str, float]:
+        if self._result is None:
+            with self._lock:
+                if self._result is None:
+                    assert self._compute is not None
+                    self._result = self._compute()
+        return self._result
 
 
 @dataclass
@@ -381,25 +466,25 @@ class Model:
         return self.predict_later(normalized, semantic=semantic)()
 
     def predict_later(
-        self, normalized: str, *, semantic: bool = True
-    ) -> Callable[[], dict[str, float]]:
-        """`predict`, started: the returned function gives its result. When the semantic tier
-        runs, all-MiniLM-L6-v2 is already at work on a side thread, so whatever the caller does
-        before asking (the rules) overlaps with it. Asking twice gives the same result."""
+        self, normalized: str, *, semantic: bool = True, read_as: str | None = None
+    ) -> Prediction:
+        """`predict`, started: calling the result gives the probabilities. When the semantic
+        tier runs, all-MiniLM-L6-v2 is already at work on a side thread, so whatever the caller
+        does before asking (the rules) overlaps with it. Asking twice gives the same result.
+
+        `read_as`: the semantic tier reads that text instead, a near copy of this one just read
+        (whose embeddings the encoders still hold), so neither encoder runs again."""
         if semantic and self.reads_foreign(normalized):
-            done = self._blend(self.foreign_probs(normalized))
-            return lambda: done
+            return Prediction(self._blend(self.foreign_probs(normalized)))
         raw = self.logits(normalized)
         probs = {
             head: self.calibrate(head, float(z)) for head, z in zip(self.heads, raw, strict=True)
         }
         # Below the gate the n-gram tier's own calibrated probabilities stand.
         if not (semantic and self.has_encoder and probs[ANY] >= self.gate):
-            done = self._blend(probs)
-            return lambda: done
-        vector = _semantic_vector_later(normalized)
+            return Prediction(self._blend(probs))
+        vector = _SemanticInput(read_as or normalized)
 
-        @lru_cache(maxsize=1)
         def stacked() -> dict[str, float]:
             encoded = self._encoder_logits(vector())
             return self._blend(
@@ -409,7 +494,7 @@ class Model:
                 }
             )
 
-        return stacked
+        return Prediction(stacked, vector)
 
     def _blend(self, probs: dict[str, float]) -> dict[str, float]:
         """The "any category" probability takes in the most likely category's."""

@@ -201,12 +201,28 @@ def reference_encode(text: str) -> Array:
     return _unit(_reference_forward(_ids(text), weights).mean(axis=0))
 
 
+def window(text: str) -> str:
+    """The part of `text` that `encode` reads: up to the end of its last encoded word piece."""
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    offsets = _tokenizer().encode(text).offsets
+    return text[: max((end for _, end in offsets), default=0)]
+
+
 def encode(text: str) -> Array:
     """The unit-length sentence embedding of `text` (384 floats)."""
-    ids = np.asarray(_ids(text), dtype=np.int64)
+    return cached_embeddings(tuple(_ids(text)))
+
+
+# Texts that differ only past the first MAX_TOKENS word pieces (a text and its copy without the
+# swear words, when they all come late) have one embedding: it is computed once.
+@lru_cache(maxsize=64)
+def cached_embeddings(token_ids: tuple[int, ...]) -> Array:
+    ids = np.asarray(token_ids, dtype=np.int64)
     session = _session()
     (pooled,) = session.run(None, {"ids": ids, "positions": np.arange(len(ids), dtype=np.int64)})
-    return _unit(np.asarray(pooled, dtype=np.float32).reshape(DIM))
+    vector = _unit(np.asarray(pooled, dtype=np.float32).reshape(DIM))
+    vector.flags.writeable = False  # shared by every caller of the cache
+    return vector
 
 
 def build_graph() -> bytes:

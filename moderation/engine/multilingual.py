@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -48,12 +49,23 @@ def _model() -> Any:
     return _MODEL
 
 
+def window(text: str) -> str:
+    """The part of `text` that `encode` reads."""
+    return text[:MAX_CHARS]
+
+
 def encode(text: str) -> npt.NDArray[np.float32]:
     """The L2-normalised 512-dimensional embedding of `text` (its first MAX_CHARS characters)."""
     # A lone surrogate (which a JSON body can carry) cannot be UTF-8 encoded by the tokenizer.
-    clipped = text[:MAX_CHARS].encode("utf-8", "replace").decode("utf-8") or " "
-    vector = _model().encode(clipped)
-    return np.asarray(vector, dtype=np.float32).reshape(DIM)
+    return cached_embeddings(text[:MAX_CHARS].encode("utf-8", "replace").decode("utf-8") or " ")
+
+
+# Texts that differ only past the first MAX_CHARS characters have one embedding, computed once.
+@lru_cache(maxsize=64)
+def cached_embeddings(clipped: str) -> npt.NDArray[np.float32]:
+    vector = np.asarray(_model().encode(clipped), dtype=np.float32).reshape(DIM)
+    vector.flags.writeable = False  # shared by every caller of the cache
+    return vector
 
 
 # Function words that mark a text as French, German or Spanish rather than English, on

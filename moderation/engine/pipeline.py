@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import classifier, context, lexicon, rules
+from . import classifier, context, encoder, lexicon, multilingual, rules
 from .escalation import (
     CATEGORY_PRIORITY,
     TERROR_THREAT,
@@ -88,6 +89,12 @@ FOREIGN_CATEGORY_RATIO = 1.0
 # Swear words taken out, a category head must stay this far over its own bar for its flag to
 # stand: a head just over a low bar (hate speech, 0.24) is not evidence enough.
 KEPT_CATEGORY_RATIO = 1.5
+# Swear words at most this share of the words each encoder reads barely move its embedding
+# (cosine 0.956 or more with and without them for all-MiniLM-L6-v2, 0.989 for the multilingual
+# encoder, on the profane texts of the tuning parts), so the text's own embeddings stand for its
+# copy without them: the encoders (about 40 ms on a long text) run once, not twice. Denser
+# swearing, or a short text, is read again.
+SWEAR_SHARE_REUSED = 0.02
 # Where the score of a learned category that the verdict does not flag lands, as shares of its
 # bar: [bar, 1] is mapped onto [low, high] of the bar, in order, so such a score stays below
 # the bar and inside the judge's borderline band (0.7 to 1.3 of the bar).
@@ -153,6 +160,17 @@ class _Sentences:
             found = rules.meaning_rules(text, lambda: self.probs(text)["SEXUAL"])
             self._rules[text] = {f.category for f in found}
         return self._rules[text]
+
+    def read_ahead(self, rules_too: bool, meanwhile: Callable[[], bool] = lambda: True) -> None:
+        """Read the sentences now (the n-gram tier, and the rules when asked), on the calling
+        thread while an encoder runs on a side thread, for as long as `meanwhile()` holds:
+        `carriers` then finds them read."""
+        for sentence in self.raw:
+            if not meanwhile():
+                return
+            self.probs(sentence)
+            if rules_too:
+                self.rule_categories(sentence)
 
     def fires(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         if not learned:
@@ -228,12 +246,41 @@ def _only_names_a_group(normalized: str) -> bool:
     return context.GROUP_WORDS.search(normalized) is not None and not _NOT_JUST_A_NAME.search(rest)
 
 
+# Flags that context does not soften, so their carrying sentences are never sought.
+_UNCARRIED = frozenset({"PII", "SPAM", "PROFANITY"})
+
+
+def _swearing_is_sparse(normalized: str) -> bool:
+    """Swear words are at most SWEAR_SHARE_REUSED of the words each encoder reads."""
+    clipped = classifier.clip(normalized)
+    for window in (encoder.window(clipped), multilingual.window(clipped)):
+        swears = len(lexicon.PROFANITY_RE.findall(window)) + len(
+            lexicon.MASKED_PROFANITY_RE.findall(window)
+        )
+        if swears > SWEAR_SHARE_REUSED * len(window.split()):
+            return False
+    return True
+
+
 def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float]:
     out = {}
     for head, value in model.thresholds.items():
         scaled = value * instr.threshold_factor
         out[head] = min(max(instr.thresholds.get(head, scaled), 0.01), 0.99)
     return out
+
+
+def forget_texts() -> None:
+    """Empty the caches that remember a text seen before (normalisation, word-list counts,
+    both encoders' embeddings), so the next call reads every text as new: for benchmarks."""
+    for cached in (
+        normalize,
+        context.benign_senses,
+        lexicon.lexicon_counts,
+        encoder.cached_embeddings,
+        multilingual.cached_embeddings,
+    ):
+        cached.cache_clear()
 
 
 def moderate(content: str, policy: str | None = None, instructions: str | None = None) -> Verdict:
@@ -253,9 +300,18 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     predicted = model.predict_later(normalized)
     thresholds = _thresholds(model, instr)
     hints = rules.context_hints(content, normalized)
-    findings = rules.run_rules(content, normalized, lambda: predicted()["SEXUAL"])
-    probs = predicted()
     parts = _Sentences(content, model)
+
+    def semantic_probs(rules_too: bool = False) -> dict[str, float]:
+        # While all-MiniLM-L6-v2 is still at work, this thread runs the multilingual encoder,
+        # then reads the sentences (which any flag but profanity asks about) until it is done.
+        predicted.read_multilingual()
+        parts.read_ahead(rules_too=rules_too, meanwhile=predicted.pending)
+        return predicted()
+
+    findings = rules.run_rules(content, normalized, lambda: semantic_probs()["SEXUAL"])
+    carried = any(f.category not in _UNCARRIED for f in findings)
+    probs = semantic_probs(rules_too=carried)
 
     flags: dict[str, _Flag] = {}
 
@@ -306,7 +362,13 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # those words are the content ("I want to fuck her until ..."). Nor one whose category
         # head still reaches its own bar without them ("how the fuck do I make a pipe bomb").
         clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
-        kept = model.predict(clean)
+        kept_later = model.predict_later(
+            clean, read_as=normalized if _swearing_is_sparse(normalized) else None
+        )
+        # While the encoder reads the clean text, the sentences are read: which of them carry
+        # a flag is asked below whenever anything but profanity is flagged.
+        parts.read_ahead(rules_too=carried)
+        kept = kept_later()
         if kept[classifier.ANY] < learned_bar and kept[top] < KEPT_CATEGORY_RATIO * thresholds[top]:
             learned_hit = False
     minors = bool(lexicon.lexicon_counts(normalized)["minor"] or rules._AGE.search(normalized))
@@ -366,7 +428,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     ambiguity = "NONE"
     soften: set[str] = set()
     for category, f in flags.items():
-        if category in ("PII", "SPAM", "PROFANITY"):
+        if category in _UNCARRIED:
             continue
         # Quotes, counter-speech and recovery talk count only in the sentences that carry the
         # flag: an unrelated quoted word or "I used to" elsewhere changes nothing.
