@@ -37,6 +37,7 @@ import base64
 import json
 import math
 import re
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -127,8 +128,15 @@ _TOKEN_COLUMNS_KEPT = 50_000
 _SIDE_THREADS = 8
 
 
+# A thread waiting for the GIL gets it after at most this long (Python's default is 5 ms): the
+# side thread starts its encoder, and hands back its result, while the calling thread is busy
+# in Python (the rules), so it would wait that long at both ends of every encoding.
+_SWITCH_INTERVAL = 0.001
+
+
 @lru_cache(maxsize=1)
 def _side_pool() -> ThreadPoolExecutor:
+    sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
     return ThreadPoolExecutor(max_workers=_SIDE_THREADS, thread_name_prefix="nova-encoder")
 
 
