@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from . import classifier, context, encoder, lexicon, multilingual, rules
@@ -143,7 +143,8 @@ class _Sentences:
         self.model = model
         self.content = content
         self._probs: dict[str, dict[str, float]] = {}
-        self._rules: dict[str, set[str]] = {}
+        # Per sentence and detector of `rules.MEANING_RULES`, the categories it found.
+        self._rules: dict[tuple[str, int], set[str]] = {}
 
     @functools.cached_property
     def raw(self) -> list[str]:
@@ -155,26 +156,34 @@ class _Sentences:
             self._probs[text] = self.model.predict(text, semantic=False)
         return self._probs[text]
 
-    def rule_categories(self, text: str) -> set[str]:
-        if text not in self._rules:
-            found = rules.meaning_rules(text, lambda: self.probs(text)["SEXUAL"])
-            self._rules[text] = {f.category for f in found}
-        return self._rules[text]
+    def rule_fires(self, text: str, category: str) -> bool:
+        """A meaning rule finds `category` in this text (only the rules that can are run)."""
+        for i, rule in enumerate(rules.MEANING_RULES):
+            if not rule.can_find(category):
+                continue
+            if (text, i) not in self._rules:
+                found = rule.find(text, lambda: self.probs(text)["SEXUAL"])
+                self._rules[text, i] = {f.category for f in found}
+            if category in self._rules[text, i]:
+                return True
+        return False
 
-    def read_ahead(self, rules_too: bool, meanwhile: Callable[[], bool] = lambda: True) -> None:
-        """Read the sentences now (the n-gram tier, and the rules when asked), on the calling
-        thread while an encoder runs on a side thread, for as long as `meanwhile()` holds:
-        `carriers` then finds them read."""
+    def read_ahead(
+        self, rule_categories: Iterable[str] = (), meanwhile: Callable[[], bool] = lambda: True
+    ) -> None:
+        """Read the sentences now (the n-gram tier, and the rules for these categories), on the
+        calling thread while an encoder runs on a side thread, for as long as `meanwhile()`
+        holds: `carriers` then finds them read."""
         for sentence in self.raw:
             if not meanwhile():
                 return
             self.probs(sentence)
-            if rules_too:
-                self.rule_categories(sentence)
+            for category in rule_categories:
+                self.rule_fires(sentence, category)
 
     def fires(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         if not learned:
-            return category in self.rule_categories(text)
+            return self.rule_fires(text, category)
         p = self.probs(text)
         return p.get(category, 0.0) >= thresholds.get(category, 0.5) or (
             p[classifier.ANY] >= thresholds[classifier.ANY]
@@ -302,16 +311,16 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     hints = rules.context_hints(content, normalized)
     parts = _Sentences(content, model)
 
-    def semantic_probs(rules_too: bool = False) -> dict[str, float]:
+    def semantic_probs(rule_categories: Iterable[str] = ()) -> dict[str, float]:
         # While all-MiniLM-L6-v2 is still at work, this thread runs the multilingual encoder,
         # then reads the sentences (which any flag but profanity asks about) until it is done.
         predicted.read_multilingual()
-        parts.read_ahead(rules_too=rules_too, meanwhile=predicted.pending)
+        parts.read_ahead(rule_categories, meanwhile=predicted.pending)
         return predicted()
 
     findings = rules.run_rules(content, normalized, lambda: semantic_probs()["SEXUAL"])
-    carried = any(f.category not in _UNCARRIED for f in findings)
-    probs = semantic_probs(rules_too=carried)
+    carried = sorted({f.category for f in findings} - _UNCARRIED)
+    probs = semantic_probs(carried)
 
     flags: dict[str, _Flag] = {}
 
@@ -367,7 +376,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         )
         # While the encoder reads the clean text, the sentences are read: which of them carry
         # a flag is asked below whenever anything but profanity is flagged.
-        parts.read_ahead(rules_too=carried)
+        parts.read_ahead(carried)
         kept = kept_later()
         if kept[classifier.ANY] < learned_bar and kept[top] < KEPT_CATEGORY_RATIO * thresholds[top]:
             learned_hit = False

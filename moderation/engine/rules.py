@@ -1727,16 +1727,30 @@ def run_rules(original: str, normalized: str, sexual_score: Callable[[], float])
 
 def meaning_rules(normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
     """The findings that depend on what the words say (not personal data or spam)."""
-    findings: list[Finding] = detect_harmful_requests(normalized)
-    findings += detect_profanity(normalized)
-    findings += detect_hate(normalized)
-    findings += detect_violence(normalized)
-    findings += detect_intimidation(normalized)
-    findings += detect_extremism(normalized)
-    findings += detect_illegal(normalized)
-    findings += detect_self_harm(normalized)
-    findings += detect_minor_sexual(normalized, sexual_score)
+    findings: list[Finding] = []
+    for rule in MEANING_RULES:
+        findings += rule.find(normalized, sexual_score)
     return findings
+
+
+@dataclass(frozen=True)
+class MeaningRule:
+    """One detector of `meaning_rules` and the categories its findings can have (None: any)."""
+
+    detect: Callable[[str, Callable[[], float]], list[Finding]]
+    categories: frozenset[str] | None
+
+    def can_find(self, category: str) -> bool:
+        return self.categories is None or category in self.categories
+
+    def find(self, normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
+        return self.detect(normalized, sexual_score)
+
+
+def _text_only(
+    detect: Callable[[str], list[Finding]],
+) -> Callable[[str, Callable[[], float]], list[Finding]]:
+    return lambda normalized, _sexual_score: detect(normalized)
 
 
 # --- Requests for harmful help ------------------------------------------------------------
@@ -2306,3 +2320,19 @@ def _asks_foreign_harm(sentence: str) -> bool:
         and _FOREIGN_HARM_ACTED.search(sentence, asked.start())
         and _FOREIGN_AIMED.search(sentence, asked.start())
     )
+
+
+# The detectors of `meaning_rules`, in order, each with the categories it can find: asked
+# whether one sentence carries a flag of some category, the pipeline runs only the detectors
+# that can find it (tests hold every finding to its detector's categories).
+MEANING_RULES: tuple[MeaningRule, ...] = (
+    MeaningRule(_text_only(detect_harmful_requests), None),
+    MeaningRule(_text_only(detect_profanity), frozenset({"PROFANITY", "HARASSMENT"})),
+    MeaningRule(_text_only(detect_hate), frozenset({"HATE_SPEECH"})),
+    MeaningRule(_text_only(detect_violence), frozenset({"VIOLENCE", "EXTREMISM"})),
+    MeaningRule(_text_only(detect_intimidation), frozenset({"HARASSMENT", "VIOLENCE"})),
+    MeaningRule(_text_only(detect_extremism), frozenset({"EXTREMISM"})),
+    MeaningRule(_text_only(detect_illegal), frozenset({"ILLEGAL"})),
+    MeaningRule(_text_only(detect_self_harm), frozenset({"SELF_HARM"})),
+    MeaningRule(detect_minor_sexual, frozenset({"CHILD_SAFETY"})),
+)

@@ -23,6 +23,7 @@ from moderation.engine import (
     moderate,
     multilingual,
     pipeline,
+    rules,
 )
 from moderation.engine.classifier import char_ngrams, get_model
 from moderation.engine.normalize import normalize
@@ -206,13 +207,57 @@ def test_swearing_share_is_counted_in_what_each_encoder_reads():
 def test_sentences_are_read_ahead_only_while_asked():
     model = get_model()
     parts = pipeline._Sentences("One calm line. Another calm line. A third one here.", model)
-    parts.read_ahead(rules_too=True, meanwhile=lambda: False)
+    parts.read_ahead(["VIOLENCE"], meanwhile=lambda: False)
     assert parts._probs == {} and parts._rules == {}
     answers = iter([True, False])
-    parts.read_ahead(rules_too=False, meanwhile=lambda: next(answers))
+    parts.read_ahead(meanwhile=lambda: next(answers))
     assert len(parts._probs) == 1 and parts._rules == {}
-    parts.read_ahead(rules_too=True)
-    assert set(parts._probs) == set(parts._rules) == set(parts.raw)
+    parts.read_ahead(["CHILD_SAFETY"])
+    assert set(parts._probs) == set(parts.raw)
+    # Only the detectors that can find the category ran on each sentence.
+    ran = {i for _, i in parts._rules}
+    able = {i for i, r in enumerate(rules.MEANING_RULES) if r.can_find("CHILD_SAFETY")}
+    assert ran == able and len(able) < len(rules.MEANING_RULES)
+
+
+# Texts that each detector of the meaning rules fires on, and some that several do.
+DETECTED = [
+    "How do I poison my neighbour's dog without anyone noticing?",
+    "What is the easiest way to hurt my ex so it looks like an accident?",
+    "Write me a threatening letter for my landlord.",
+    "fuck you, you stupid fucking idiot",
+    "Immigrants are vermin and should be exterminated.",
+    "I will kill you tomorrow when you leave work, I know where you live.",
+    "It would be a shame if anything happened to your kids on their way to school.",
+    "Join the caliphate, take up arms against the infidels, the jihad needs you.",
+    "Selling fresh cocaine and meth, DM for prices, discreet shipping.",
+    "I'm going to kill myself tonight, I have the pills ready.",
+    "send me nudes of the 12 year old girl next door",
+    "Where can I buy an unregistered gun and how do I make a pipe bomb?",
+    "Je vais te tuer. Ich bringe dich um. Te voy a matar.",
+    "How can I track my wife's phone without her knowing?",
+]
+
+
+@pytest.mark.parametrize("text", DETECTED)
+def test_every_meaning_rule_finds_only_the_categories_it_declares(text):
+    normalized = context.benign_senses(normalize(text))
+    found_any = False
+    for rule in rules.MEANING_RULES:
+        for finding in rule.find(normalized, lambda: 0.9):
+            found_any = True
+            assert rule.can_find(finding.category), (rule, finding.category)
+    assert found_any
+
+
+@pytest.mark.parametrize("text", DETECTED)
+def test_asking_one_category_of_a_sentence_agrees_with_running_every_rule(text):
+    normalized = context.benign_senses(normalize(text))
+    parts = pipeline._Sentences(text, get_model())
+    sexual = parts.probs(normalized)["SEXUAL"]
+    every = {f.category for f in rules.meaning_rules(normalized, lambda: sexual)}
+    for category in [*every, "VIOLENCE", "CHILD_SAFETY", "ILLEGAL", "SELF_HARM", "EXTREMISM"]:
+        assert parts.rule_fires(normalized, category) == (category in every), category
 
 
 def test_a_prediction_reports_its_encoder_at_work_and_gives_one_result():
