@@ -407,10 +407,14 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                 f.needs_review = True
         # A learned stance flag whose every carrying sentence speaks well of people, negates
         # the hostility or argues against it ("I don't hate anyone for their religion") is
-        # cleared: the words are about a group, not against it.
+        # cleared: the words are about a group, not against it. So is a harassment flag whose
+        # every carrying sentence calls "you" names only to deny them ("you're not stupid").
         for category in [c for c in flags if c in _STANCE_CATEGORIES]:
             carriers = parts.carriers(category, True, thresholds)
-            if all(context.supportive(c) for c in carriers):
+            if all(
+                context.supportive(c) or (category == "HARASSMENT" and rules.denies_insults(c))
+                for c in carriers
+            ):
                 flags.pop(category)
         if "HATE_SPEECH" in flags and _only_names_a_group(normalized):
             flags.pop("HATE_SPEECH")

@@ -367,11 +367,75 @@ _DEATH_WISH = re.compile(
     r"gets? (?:hit|run over) by an? (?:bus|car|train|truck|lorry)|gets? run over|"
     r"crash(?:es)? (?:his|her|their|your) car|never walks? again|(?:is|are|gets?) paraly[sz]ed)\b"
 )
-_DIRECTED_INSULT = re.compile(
+# "You" and an insult word a few words on: "you're a complete idiot", "you stupid cow". Read
+# only where no negation denies it (`_insult_asserted`): "you're not stupid" is no insult.
+_YOU_INSULT = re.compile(
     rf"\b{_YOU}\s+(?:\w+\s+){{0,3}}?(?:"
     + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])")
     + r")"
-    + r"|\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
+)
+# Negations that insult rather than deny: "you're not just stupid", "nothing but a loser".
+_ASSERTING_NEGATION = re.compile(
+    r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
+    r"no (?:better|smarter|different) than|none other than|"
+    r"(?:never|can'?t|won'?t) (?:stop|cease))\b"
+)
+# Where the clause an insult stands in starts: a comma, colon, semicolon or "but" ("No offense,
+# but you're an idiot"; "You're not stupid, you're a moron").
+_CLAUSE_BREAK = re.compile(r"[,;:]|\bbut\b")
+
+
+# Said before "you" in the same clause, a frame that denies what follows: "I don't think",
+# "I'm not saying", "nobody is calling". Any other negation there ("it's nobody else's fault
+# you piece of shit", "I can't believe you're this stupid") denies nothing.
+_DENYING_FRAME = re.compile(
+    r"\b(?:(?:i|we)\s+)?(?:don'?t|do not|didn'?t|did not|never|wouldn'?t|would not)\s+"
+    r"(?:really\s+)?(?:think|believe|say|said|mean|meant|call|called|consider|find)\b|"
+    r"\b(?:i'?m|i am|im|we'?re|we are)\s+not\s+(?:saying|calling|suggesting|implying)\b|"
+    r"\b(?:nobody|no one|noone)\s+(?:thinks|believes|says|said|is saying|is calling|called)\b|"
+    r"\bnot that\b"
+)
+
+
+def _insult_asserted(sentence: str, match: re.Match[str]) -> bool:
+    """An insult that no negation in its own words, and no denying frame earlier in its
+    clause, denies: "you're not stupid", "you're probably not dumb", "you are no idiot", "I
+    don't think you're an idiot" deny it; "you're not just stupid", "no offense, but you're an
+    idiot", "I can't believe you're this stupid" do not."""
+    if NEGATION.search(_ASSERTING_NEGATION.sub(" ", match.group(0))):
+        return False
+    start = max(0, match.start() - 40)
+    for brk in _CLAUSE_BREAK.finditer(sentence, start, match.start()):
+        start = brk.end()
+    return not _DENYING_FRAME.search(sentence, start, match.start())
+
+
+def _insults(normalized: str) -> bool:
+    """Insults a person directly: an asserted "you ... insult", or abuse that needs no insult
+    word ("fuck you", "nobody likes you", a death wish)."""
+    if _DIRECTED_ABUSE.search(normalized) or _FOREIGN_INSULT.search(normalized):
+        return True
+    return any(
+        _insult_asserted(sentence, m)
+        for sentence in sentences(normalized)
+        for m in _YOU_INSULT.finditer(sentence)
+    )
+
+
+def denies_insults(sentence: str) -> bool:
+    """The sentence calls "you" something insulting only to deny it ("you're not stupid",
+    "honestly you're no idiot") and holds no other abuse."""
+    found = list(_YOU_INSULT.finditer(sentence))
+    return (
+        bool(found)
+        and not any(_insult_asserted(sentence, m) for m in found)
+        and not _DIRECTED_ABUSE.search(sentence)
+        and not _FOREIGN_INSULT.search(sentence)
+    )
+
+
+_DIRECTED_ABUSE = re.compile(
+    r"\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
     r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you suffer\b|"
     r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
@@ -398,7 +462,7 @@ def detect_profanity(normalized: str) -> list[Finding]:
                 reason="Contains profanity.",
             )
         )
-    if _DIRECTED_INSULT.search(normalized) or _FOREIGN_INSULT.search(normalized):
+    if _insults(normalized):
         strong = bool(
             re.search(r"\b(?:kys|kill yourself)\b", normalized) or _DEATH_WISH.search(normalized)
         )

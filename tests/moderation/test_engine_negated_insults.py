@@ -1,0 +1,78 @@
+"""Negation of insults: calling someone a name only to deny it is not harassment.
+
+"You're not stupid" reassures; "you're not just stupid, you're a moron" insults twice. Every text
+here was written for these tests; none comes from a data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from moderation.engine import moderate, rules
+from moderation.engine.normalize import normalize
+
+DENIED = [
+    "You're not stupid, you just need more practice.",
+    "You are not an idiot, everyone makes that mistake the first time.",
+    "Nah, you're probably not dumb if you passed that exam on the first try.",
+    "You're definitely not a loser for asking for help.",
+    "I don't think you're an idiot at all, the instructions were confusing.",
+    "I'm not saying you're stupid, but this plan needs more thought.",
+    "Honestly you're not ugly, don't listen to them.",
+    "You're no idiot, you saw the problem before anyone else did.",
+    "Nobody is calling you a loser for taking a day off.",
+]
+
+ASSERTED = [
+    "You're an idiot.",
+    "You're not just stupid, you're a complete moron.",
+    "You're not stupid, you're a fucking moron.",
+    "No offense, but you're an idiot.",
+    "You're nothing but a worthless idiot.",
+    "What a moron, I can't believe you're this stupid.",
+    "It's your fault and nobody else's, you pathetic loser.",
+    "You never listen, you idiot.",
+    "You're an idiot, not a genius.",
+    "You'll never stop being a loser, you idiot.",
+]
+
+
+@pytest.mark.parametrize("text", DENIED)
+def test_an_insult_said_only_to_deny_it_is_not_harassment(text):
+    verdict = moderate(text)
+    assert verdict.status == "ALLOWED", (verdict.category, verdict.detected_signals)
+    assert "INSULT" not in verdict.detected_signals
+    assert "HARASSMENT" not in verdict.detected_signals
+
+
+@pytest.mark.parametrize("text", ASSERTED)
+def test_an_insult_that_a_negation_does_not_deny_is_harassment(text):
+    verdict = moderate(text)
+    assert (verdict.status, verdict.category) == ("DISALLOWED", "HARASSMENT")
+    assert "INSULT" in verdict.detected_signals
+
+
+def test_swearing_in_a_denied_insult_is_only_profanity():
+    verdict = moderate("Nah bro, you're probably not dumb as shit if you got that score.")
+    assert (verdict.status, verdict.category) == ("ALLOWED", "PROFANITY")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "denies"),
+    [
+        ("you're not stupid", True),
+        ("i don't think you're an idiot", True),
+        ("you're not stupid, you're a moron", False),  # the second one stands
+        ("you're not stupid, fuck you", False),  # abuse needs no insult word
+        ("you're an idiot", False),
+        ("the weather is nice", False),  # no insult to deny
+    ],
+)
+def test_denies_insults_reads_the_whole_sentence(sentence, denies):
+    assert rules.denies_insults(normalize(sentence)) is denies
+
+
+def test_a_denied_insult_clears_no_threat_beside_it():
+    verdict = moderate("You're not ugly, but I will kill you tomorrow when you leave work.")
+    assert verdict.status == "DISALLOWED"
+    assert verdict.category == "VIOLENCE"
