@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from moderation.engine import lexicon
+import numpy as np
+
+from moderation.engine import encoder, lexicon
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;…])\s+|\n+")
 
@@ -508,6 +510,163 @@ GROUP_WORDS = re.compile(
 def names_a_group(normalized: str) -> bool:
     """The text names people for who they are: a group, or a slur for one."""
     return bool(GROUP_WORDS.search(normalized) or lexicon.lexicon_counts(normalized)["slur"])
+
+
+# Words that speak of a person or of people: pronouns (not the writer's own) and nouns for
+# people in general.
+_PEOPLE = re.compile(
+    r"\b(?:you|your|yours|yourself|yourselves|u|ur|ya|he|him|his|himself|she|her|hers|herself|"
+    r"they|them|their|theirs|themselves|someone|somebody|anyone|anybody|everyone|everybody|"
+    r"nobody|people|persons?|folks?|humans?|individuals?|citizens?|community|communities|"
+    r"population)\b"
+)
+# After a group word, a word that makes it a noun for people ("Muslims are", "whites should").
+_FUNCTION_WORDS = frozenset(
+    {
+        "are",
+        "is",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "not",
+        "never",
+        "no",
+        "should",
+        "shouldn't",
+        "can",
+        "can't",
+        "cannot",
+        "could",
+        "couldn't",
+        "would",
+        "wouldn't",
+        "will",
+        "won't",
+        "must",
+        "do",
+        "don't",
+        "does",
+        "doesn't",
+        "did",
+        "didn't",
+        "have",
+        "has",
+        "had",
+        "and",
+        "or",
+        "but",
+        "who",
+        "whom",
+        "that",
+        "which",
+        "in",
+        "on",
+        "at",
+        "of",
+        "for",
+        "to",
+        "from",
+        "with",
+        "by",
+        "as",
+        "than",
+        "so",
+        "get",
+        "got",
+    }
+)
+_NEXT_WORD = re.compile(r"[\s-]+([a-z']+)")
+# A capitalised word inside a sentence: maybe a person's name.
+_INNER_CAPITAL = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+")
+# Group words that can qualify a noun ("Jewish bagels"); the others ("women", "Muslims",
+# "immigrants") are themselves nouns for people.
+_GROUP_ADJECTIVE = re.compile(
+    r"jewish|muslim|islamic|christian|hindu|sikh|buddhist|catholic|atheist|black|white|asian|"
+    r"chinese|japanese|korean|indian|mexican|latin[oax]|hispanic|arab|arabic|african|european|"
+    r"american|russian|gay|lesbian|bisexual|queer|homosexual|trans|transgender|disabled|deaf|"
+    r"blind|native|brown|yellow|red|purple|green|pink|orange|blue"
+)
+# What people may or may not do or have, asked of something: "be allowed to vote", "marry",
+# "be doctors", "join the army", "own land", "get tax breaks".
+_RIGHTS = re.compile(
+    r"\b(?:allowed|permitted|banned from|barred from|denied|entitled|vote|voting|marry|"
+    r"marriage|adopt|adoption|citizenship|president|doctors?|lawyers?|join the (?:army|military)|"
+    r"serve in|own (?:land|property|a house|houses|guns?|a business)|drive|tax breaks?|"
+    r"healthcare|health care|welfare|benefits|pensions?|equal pay|run for office|immigrate|"
+    r"have (?:kids|children|babies)|go to (?:school|university|college))\b"
+)
+# Colours the learned tier reads as it reads "black" and "white" ("why shouldn't brown rice
+# own land?").
+_COLOUR = re.compile(r"\b(?:brown|yellow|red|purple|green|pink|orange|blue)\b")
+# How much closer to things than to people a noun's embedding must lie to be read as a thing.
+THING_MARGIN = 0.03
+_PERSON_PROTOTYPES = (
+    "people",
+    "person",
+    "man",
+    "woman",
+    "worker",
+    "children",
+    "family",
+    "citizens",
+)
+_THING_PROTOTYPES = (
+    "food",
+    "fruit",
+    "object",
+    "animal",
+    "plant",
+    "thing",
+    "vegetable",
+    "furniture",
+    "weather",
+    "machine",
+)
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> tuple[np.ndarray, np.ndarray]:
+    people = np.mean([encoder.encode(w) for w in _PERSON_PROTOTYPES], axis=0)
+    things = np.mean([encoder.encode(w) for w in _THING_PROTOTYPES], axis=0)
+    return people, things
+
+
+@lru_cache(maxsize=4096)
+def is_a_thing(noun: str) -> bool:
+    """all-MiniLM-L6-v2 places `noun` clearly nearer things (food, objects, plants, weather)
+    than people: "grapes", "bagels", "clouds" are things; "teachers", "couples", "drivers" are
+    not (a noun it cannot tell counts as people)."""
+    people, things = _prototypes()
+    vector = encoder.encode(noun)
+    return float(vector @ things - vector @ people) > THING_MARGIN
+
+
+def only_things_named(content: str, normalized: str) -> bool:
+    """The text asks what people may do or have ("be allowed to vote", "marry", "be doctors")
+    of things: every group word or colour in it qualifies a thing ("white grapes", "Jewish
+    bagels", "black holes") and nothing else speaks of a person (no pronoun but the writer's
+    own, no noun for people, no insult, slur or vermin word, no name). A question about whether
+    white grapes may vote targets nobody."""
+    if not _RIGHTS.search(normalized) or _PEOPLE.search(normalized):
+        return False
+    found = [*GROUP_WORDS.finditer(normalized), *_COLOUR.finditer(normalized)]
+    if not found or any(not _GROUP_ADJECTIVE.fullmatch(m.group(0)) for m in found):
+        return False  # "women", "Muslims", "immigrants": nouns for people
+    counts = lexicon.lexicon_counts(normalized)
+    if counts["insult"] or counts["slur"] or counts["dehumanising"] or counts["profanity"]:
+        return False
+    if any(not GROUP_WORDS.fullmatch(m.group(0).lower()) for m in _INNER_CAPITAL.finditer(content)):
+        return False
+    for match in found:
+        following = _NEXT_WORD.match(normalized, match.end())
+        if following is None:
+            return False
+        noun = following.group(1)
+        if noun in _FUNCTION_WORDS or GROUP_WORDS.fullmatch(noun) or not is_a_thing(noun):
+            return False
+    return True
 
 
 def without_quotes(text: str) -> str:

@@ -418,6 +418,13 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                 flags.pop(category)
         if "HATE_SPEECH" in flags and _only_names_a_group(normalized):
             flags.pop("HATE_SPEECH")
+        if {"HATE_SPEECH", "HARASSMENT"} & set(flags) and context.only_things_named(
+            content, normalized
+        ):
+            # "Why should white grapes not be allowed to vote?": hate and harassment need
+            # people to aim at; a group word said of things names none.
+            flags.pop("HATE_SPEECH", None)
+            flags.pop("HARASSMENT", None)
 
     for finding in findings:
         f = flag(
