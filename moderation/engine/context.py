@@ -451,7 +451,8 @@ _COUNTER = re.compile(
     # A claim reported and refuted at once: "some claim that ..., which is absurd".
     rf"\bwhich (?:is|was) (?:(?:so|just|plainly|simply|utterly|completely) )?{_CONDEMNED}\b|"
     rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are)\s+"
-    rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong)\b|"
+    rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
+    rf"mean|hurtful|ignorant|out of line)|a bully)\b|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
     rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
     rf"dog whistles?)\b|"

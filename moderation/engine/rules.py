@@ -370,10 +370,20 @@ _DEATH_WISH = re.compile(
 # "You" and an insult word a few words on: "you're a complete idiot", "you stupid cow". Read
 # only where no negation denies it (`_insult_asserted`): "you're not stupid" is no insult.
 _YOU_INSULT = re.compile(
-    rf"\b{_YOU}\s+(?:\w+\s+){{0,3}}?(?:"
+    rf"\b(?P<you>{_YOU})\s+(?:\w+\s+){{0,3}}?(?P<insult>"
     + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])")
     + r")"
 )
+_YOU_WORD = re.compile(rf"\b{_YOU}\b")
+
+
+def _you_insults(sentence: str) -> list[re.Match[str]]:
+    """Every "you ... insult" in the sentence, one per "you" (they may overlap: in "who do you
+    think you are, idiot" the second "you" starts the insult)."""
+    found = (_YOU_INSULT.match(sentence, you.start()) for you in _YOU_WORD.finditer(sentence))
+    return [m for m in found if m is not None]
+
+
 # Negations that insult rather than deny: "you're not just stupid", "nothing but a loser".
 _ASSERTING_NEGATION = re.compile(
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
@@ -397,6 +407,21 @@ _DENYING_FRAME = re.compile(
 )
 
 
+# Between "you" and an insult word, a word that makes the insult someone else's or about
+# someone else: "if you call someone a retard", "you know that idiot", "you and your idiot
+# friends".
+_NOT_OF_YOU = re.compile(
+    r"\b(?:call|calls|called|calling|say|says|said|know|knew|see|saw|meet|met|think|thought|"
+    r"hear|heard|tell|told|ask|asked|than|to|at|with|about|for|from|of|and|or|if|when|that|who|"
+    r"which|someone|somebody|anyone|him|her|them|me|my|his|their)\b"
+)
+
+
+def _said_of_you(match: re.Match[str]) -> bool:
+    """The insult of a "you ... insult" match is said of "you"."""
+    return not _NOT_OF_YOU.search(match.string, match.end("you"), match.start("insult"))
+
+
 def _insult_asserted(sentence: str, match: re.Match[str]) -> bool:
     """An insult that no negation in its own words, and no denying frame earlier in its
     clause, denies: "you're not stupid", "you're probably not dumb", "you are no idiot", "I
@@ -416,16 +441,16 @@ def _insults(normalized: str) -> bool:
     if _DIRECTED_ABUSE.search(normalized) or _FOREIGN_INSULT.search(normalized):
         return True
     return any(
-        _insult_asserted(sentence, m)
+        _said_of_you(m) and _insult_asserted(sentence, m)
         for sentence in sentences(normalized)
-        for m in _YOU_INSULT.finditer(sentence)
+        for m in _you_insults(sentence)
     )
 
 
 def denies_insults(sentence: str) -> bool:
     """The sentence calls "you" something insulting only to deny it ("you're not stupid",
     "honestly you're no idiot") and holds no other abuse."""
-    found = list(_YOU_INSULT.finditer(sentence))
+    found = [m for m in _you_insults(sentence) if _said_of_you(m)]
     return (
         bool(found)
         and not any(_insult_asserted(sentence, m) for m in found)
@@ -597,7 +622,8 @@ def _hate_statement(normalized: str) -> bool:
 
 # Said of oneself or one's own people: "my ...", "I'm a proud ...", "we're ...".
 _RECLAIMING = re.compile(
-    r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us)\s+(?:\w+\s+){0,2}$"
+    r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us|"
+    r"call(?:s|ed|ing)? (?:myself|ourselves) (?:an?\s+)?)\s*(?:\w+\s+){0,2}$"
 )
 
 
@@ -1532,6 +1558,17 @@ _EXPLICIT = re.compile(
     r"aroused|turned on|seduce\w*|groom\w*|make love|have sex|kiss(?:ing)? (?:her|him) all over|"
     r"lolicon|shotacon|jailbait|pedo\w*|paedo\w*|csam|child porn\w*|kiddie porn)\b"
 )
+# A child named as such: an age under 18, or a word for a child.
+_AN_AGE = r"(?:1[0-7]|[1-9])[ -]?(?:yo|y/o|year[ -]olds?|years? old)"
+_A_CHILD = (
+    rf"(?:{_AN_AGE}|kids?|children|child|little (?:girls?|boys?)|minors?|preteens?|pre-teens?|"
+    r"toddlers?|schoolgirls?|schoolboys?)"
+)
+# Asking for pictures of someone: "send me pics of", "post photos of your".
+_PICTURES_OF = (
+    r"\b(?:send|show|post|share|dm|give|want|need|trade|get)\s+(?:me\s+|us\s+)?(?:\w+\s+){0,2}?"
+    r"(?:pics?|pictures?|photos?|videos?|vids?|selfies?|snaps?)\s+of\s+(?:\w+\s+){0,3}?"
+)
 _CHILD_EXPLOITATION = re.compile(
     r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
     r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
@@ -1541,7 +1578,15 @@ _CHILD_EXPLOITATION = re.compile(
     r"(?:images?|pics?|pictures?|photos?|videos?|content|material|stories|chats?)\s+"
     r"(?:of|with|involving|featuring)\s+(?:\w+\s+)?(?:children|kids|minors|a child|a minor|"
     r"underage\w*|little (?:girls?|boys?)|preteens?|pre-teens?|toddlers?|schoolgirls?|"
-    r"schoolboys?|(?:1[0-5]|[5-9]) ?(?:yo|year olds?))\b"
+    r"schoolboys?|(?:1[0-5]|[5-9]) ?(?:yo|year olds?))\b|"
+    # Asking for pictures of a child undressed or in underwear ("send me pics of the kids
+    # naked"), or of a child of a stated age in swimwear ("your 12 year old in a bikini"): the
+    # family's "photos of the kids at the pool" names no age.
+    rf"{_PICTURES_OF}{_A_CHILD}\s+(?:\w+\s+){{0,3}}?(?:in (?:a |her |his |their )?(?:underwear|"
+    r"panties|knickers|lingerie|bra|thong)|naked|nude|undressed|topless|without (?:any )?"
+    r"(?:clothes|clothing))\b|"
+    rf"{_PICTURES_OF}{_AN_AGE}\s+(?:\w+\s+){{0,3}}?in (?:a |her |his |their )?(?:bikini|"
+    r"swimsuit|swimwear|bathing suit)\b"
 )
 _PROTECTIVE = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|puberty|pediatrician|paediatrician|doctor|nurse|"

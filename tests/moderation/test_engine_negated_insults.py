@@ -34,6 +34,14 @@ ASSERTED = [
     "You never listen, you idiot.",
     "You're an idiot, not a genius.",
     "You'll never stop being a loser, you idiot.",
+    "Who do you think you are, you idiot?",
+    "Who do you think you are moron",
+]
+
+# The insult word is someone else's, or about someone else.
+NOT_OF_YOU = [
+    "If you call someone a retard, you're being cruel, and I won't stand for it.",
+    "Do you know that idiot from the third floor? He parked in my spot again.",
 ]
 
 
@@ -76,3 +84,16 @@ def test_a_denied_insult_clears_no_threat_beside_it():
     verdict = moderate("You're not ugly, but I will kill you tomorrow when you leave work.")
     assert verdict.status == "DISALLOWED"
     assert verdict.category == "VIOLENCE"
+
+
+@pytest.mark.parametrize("text", NOT_OF_YOU)
+def test_an_insult_word_not_said_of_you_is_no_insult(text):
+    verdict = moderate(text)
+    assert "INSULT" not in verdict.detected_signals
+    assert verdict.status == "ALLOWED", (verdict.category, verdict.detected_signals)
+
+
+def test_a_reclaimed_slur_said_of_oneself_with_pride_is_not_hate():
+    verdict = moderate("As a queer woman, I'm proud to call myself a dyke.")
+    assert verdict.status == "ALLOWED", (verdict.category, verdict.detected_signals)
+    assert moderate("You're a dyke and everyone hates you.").status == "DISALLOWED"
