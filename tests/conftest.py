@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -12,11 +11,12 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiKey, User
 from billing.services import top_up
-from core.ratelimit import WINDOW_SECONDS, limiter
+from core.ratelimit import limiter
 from llm.catalog import reset_catalog_cache
 from personas.models import Persona, TrainingDataItem
 from tests.factories import ApiKeyFactory, UserFactory, raw_key
 from tests.fake_upstream import FakeUpstream, running_fake_upstream
+from tests.servers import inside_fresh_wall_clock_window
 
 
 @pytest.fixture(autouse=True)
@@ -181,6 +181,4 @@ def fresh_wall_clock_window() -> None:
     """For a server in another process (``tests.servers.running_nova``), which counts by the
     real clock: start well inside a real minute, so no window boundary falls in the middle of a
     test that counts up to a limit (waits up to 10 s)."""
-    left = WINDOW_SECONDS - time.time() % WINDOW_SECONDS
-    if left < 10:
-        time.sleep(left + 0.05)
+    inside_fresh_wall_clock_window()

@@ -8,7 +8,7 @@ import redis
 
 from accounts.models import ApiKey, User
 from tests.factories import ApiKeyFactory, raw_key
-from tests.servers import running_nova
+from tests.servers import inside_fresh_wall_clock_window, running_nova
 
 pytestmark = [
     pytest.mark.usefixtures("fresh_wall_clock_window"),
@@ -25,6 +25,7 @@ def test_rate_limit_is_shared_by_two_processes_on_redis(user: User) -> None:
     headers = {"Authorization": f"Bearer {raw_key(key)}"}
     env = {"REDIS_URL": REDIS_FOR_TEST}
     with running_nova(env) as first, running_nova(env) as second:
+        inside_fresh_wall_clock_window()  # the servers are up: the counting starts now
         responses = [
             httpx.get(f"{(first, second)[i % 2]}/v1/personas", headers=headers, timeout=10)
             for i in range(7)
