@@ -37,8 +37,8 @@ import base64
 import json
 import math
 import re
-import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -128,15 +128,16 @@ _TOKEN_COLUMNS_KEPT = 50_000
 _SIDE_THREADS = 8
 
 
-# A thread waiting for the GIL gets it after at most this long (Python's default is 5 ms): the
-# side thread starts its encoder, and hands back its result, while the calling thread is busy
-# in Python (the rules), so it would wait that long at both ends of every encoding.
-_SWITCH_INTERVAL = 0.001
+def _yield_gil() -> None:
+    """Let a thread waiting for the GIL take it now. The side thread needs it briefly to start
+    its encoder and to hand back the result; while the calling thread runs Python (the rules),
+    it would otherwise wait up to the switch interval (5 ms) at both ends. Setting a shorter
+    interval for the whole process did the same but slowed the server's other requests."""
+    time.sleep(0)
 
 
 @lru_cache(maxsize=1)
 def _side_pool() -> ThreadPoolExecutor:
-    sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
     return ThreadPoolExecutor(max_workers=_SIDE_THREADS, thread_name_prefix="nova-encoder")
 
 
@@ -149,6 +150,7 @@ class _SemanticInput:
     def __init__(self, normalized: str) -> None:
         self._clipped = clip(normalized)
         self._minilm = _side_pool().submit(encoder.encode, self._clipped)
+        _yield_gil()  # the side thread starts the encoder now, not after a switch interval
         self._multilingual: npt.NDArray[np.float32] | None = None
 
     def read_multilingual(self) -> None:
@@ -156,7 +158,9 @@ class _SemanticInput:
             self._multilingual = multilingual.encode(self._clipped)
 
     def pending(self) -> bool:
-        """all-MiniLM-L6-v2 is still at work on the side thread."""
+        """all-MiniLM-L6-v2 is still at work on the side thread (asked between pieces of
+        Python work, it first lets a finished encoder's thread hand back its result)."""
+        _yield_gil()
         return not self._minilm.done()
 
     def __call__(self) -> npt.NDArray[np.float32]:

@@ -9,7 +9,6 @@ swearing is sparse.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable
 
 import pytest
@@ -270,10 +269,3 @@ def test_a_prediction_reports_its_encoder_at_work_and_gives_one_result():
     assert not prediction.pending()
     assert prediction() is first
     assert first == model.predict(text)
-
-
-def test_the_side_thread_gets_the_gil_within_a_millisecond_once_encoders_run():
-    # A longer switch interval would hold the encoder's thread back by up to 5 ms at both ends
-    # of every encoding while the calling thread runs the rules.
-    classifier._side_pool()
-    assert sys.getswitchinterval() <= 0.001
