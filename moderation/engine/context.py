@@ -720,12 +720,24 @@ def denies_self_harm(text: str) -> bool:
     return _DENIED_SELF_HARM.search(text) is not None
 
 
+# Denying harm to anyone at all: "I'm not going to hurt anyone", "I would never harm a soul";
+# not when an exception follows ("anyone but myself").
+_DENIED_HARM_TO_ANYONE = re.compile(
+    r"\b(?:never|not|don'?t|do not|won'?t|will not|wouldn'?t|would not)\s+"
+    r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
+    r"try(?:ing)? to|be)\s+){0,3}"
+    r"(?:kill|hurt|harm|attack) (?:anyone|anybody|someone|somebody|a soul|a fly|people|others)\b"
+    r"(?!,? (?:but|except|other than|apart from|besides|save)\b)"
+)
+
+
 def without_denied_self_harm(sentence: str) -> str | None:
-    """`sentence` with the self-harm acts it denies taken out, or None when it denies none.
-    What is left still has to be read: "I won't kill myself tonight, but I want to die" keeps
-    its second half."""
+    """`sentence` with the self-harm acts it denies taken out, and any denial of harming
+    anyone ("I'm not going to hurt anyone"), or None when it denies none. What is left still
+    has to be read: "I won't kill myself tonight, but I want to die" keeps its second half."""
     rest, denied = _DENIED_SELF_HARM.subn(" ", sentence)
-    return rest if denied else None
+    rest, denied_anyone = _DENIED_HARM_TO_ANYONE.subn(" ", rest)
+    return rest if denied or denied_anyone else None
 
 
 def counter_speech(sentence: str) -> bool:

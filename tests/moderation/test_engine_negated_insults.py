@@ -97,3 +97,22 @@ def test_a_reclaimed_slur_said_of_oneself_with_pride_is_not_hate():
     verdict = moderate("As a queer woman, I'm proud to call myself a dyke.")
     assert verdict.status == "ALLOWED", (verdict.category, verdict.detected_signals)
     assert moderate("You're a dyke and everyone hates you.").status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm not going to hurt anyone.", "I would never harm a soul.", "I won't hurt anybody."]
+)
+def test_denying_harm_to_anyone_is_not_self_harm(text):
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm not going to hurt anyone but myself tonight.",
+        "I won't hurt anyone, I just want to end my life.",
+    ],
+)
+def test_denying_harm_to_others_leaves_harm_to_oneself_flagged(text):
+    verdict = moderate(text)
+    assert (verdict.status, verdict.category) == ("DISALLOWED", "SELF_HARM")
