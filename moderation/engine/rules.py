@@ -384,12 +384,6 @@ def _you_insults(sentence: str) -> list[re.Match[str]]:
     return [m for m in found if m is not None]
 
 
-# Negations that insult rather than deny: "you're not just stupid", "nothing but a loser".
-_ASSERTING_NEGATION = re.compile(
-    r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
-    r"no (?:better|smarter|different) than|none other than|"
-    r"(?:never|can'?t|won'?t) (?:stop|cease))\b"
-)
 # Where the clause an insult stands in starts: a comma, colon, semicolon or "but" ("No offense,
 # but you're an idiot"; "You're not stupid, you're a moron").
 _CLAUSE_BREAK = re.compile(r"[,;:]|\bbut\b")
@@ -540,17 +534,23 @@ _HATE_CALL = re.compile(
 
 # "They don't belong here" (not "to a party"): a negation that asserts.
 _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
-# Negative words that assert: "I can't stand them", "they don't belong here".
-_NOT_A_DENIAL = re.compile(
-    rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b"
+# Negative words that assert rather than deny, for hate and insults alike: "I can't stand
+# them", "they don't belong here", "nothing but vermin", "no better than rats", "not just
+# greedy", "you're not just stupid".
+_ASSERTING_NEGATION = re.compile(
+    rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
+    r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
+    r"no (?:better|smarter|different) than|none other than|"
+    r"(?:never|can'?t|won'?t) (?:stop|cease))\b"
 )
 
 
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
-    ("they are not animals", "I don't think immigrants are vermin")."""
-    before = sentence[max(0, match.start() - 40) : match.start()]
-    said = _NOT_A_DENIAL.sub(" ", match.group(0))
+    ("they are not animals", "I don't think immigrants are vermin"); a negation that asserts
+    ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
+    before = _ASSERTING_NEGATION.sub(" ", sentence[max(0, match.start() - 40) : match.start()])
+    said = _ASSERTING_NEGATION.sub(" ", match.group(0))
     return not (NEGATION.search(said) or NEGATION.search(before))
 
 

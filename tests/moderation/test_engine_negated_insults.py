@@ -116,3 +116,23 @@ def test_denying_harm_to_anyone_is_not_self_harm(text):
 def test_denying_harm_to_others_leaves_harm_to_oneself_flagged(text):
     verdict = moderate(text)
     assert (verdict.status, verdict.category) == ("DISALLOWED", "SELF_HARM")
+
+
+# Hate reads the same negations that assert as insults do: one list serves both.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Muslims are nothing but vermin.",
+        "Jews are not just greedy, they are vermin.",
+    ],
+)
+def test_a_negation_that_asserts_does_not_deny_a_hate_statement(text):
+    assert rules._hate_statement(normalize(text))
+    assert (moderate(text).status, moderate(text).category) == ("DISALLOWED", "HATE_SPEECH")
+
+
+@pytest.mark.parametrize(
+    "text", ["Gay people are not vermin.", "I don't think immigrants are vermin."]
+)
+def test_a_negation_that_denies_still_denies_a_hate_statement(text):
+    assert not rules._hate_statement(normalize(text))
