@@ -583,11 +583,12 @@ _NEXT_WORD = re.compile(r"[\s-]+([a-z']+)")
 _INNER_CAPITAL = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+")
 # Group words that can qualify a noun ("Jewish bagels"); the others ("women", "Muslims",
 # "immigrants") are themselves nouns for people.
+_COLOURS = "brown|yellow|red|purple|green|pink|orange|blue"
 _GROUP_ADJECTIVE = re.compile(
     r"jewish|muslim|islamic|christian|hindu|sikh|buddhist|catholic|atheist|black|white|asian|"
     r"chinese|japanese|korean|indian|mexican|latin[oax]|hispanic|arab|arabic|african|european|"
     r"american|russian|gay|lesbian|bisexual|queer|homosexual|trans|transgender|disabled|deaf|"
-    r"blind|native|brown|yellow|red|purple|green|pink|orange|blue"
+    rf"blind|native|{_COLOURS}"
 )
 # What people may or may not do or have, asked of something: "be allowed to vote", "marry",
 # "be doctors", "join the army", "own land", "get tax breaks".
@@ -600,7 +601,7 @@ _RIGHTS = re.compile(
 )
 # Colours the learned tier reads as it reads "black" and "white" ("why shouldn't brown rice
 # own land?").
-_COLOUR = re.compile(r"\b(?:brown|yellow|red|purple|green|pink|orange|blue)\b")
+_COLOUR = re.compile(rf"\b(?:{_COLOURS})\b")
 # How much closer to things than to people a noun's embedding must lie to be read as a thing.
 THING_MARGIN = 0.03
 _PERSON_PROTOTYPES = (

@@ -162,7 +162,7 @@ class _Sentences:
             if not rule.can_find(category):
                 continue
             if (text, i) not in self._rules:
-                found = rule.find(text, lambda: self.probs(text)["SEXUAL"])
+                found = rule.detect(text, lambda: self.probs(text)["SEXUAL"])
                 self._rules[text, i] = {f.category for f in found}
             if category in self._rules[text, i]:
                 return True

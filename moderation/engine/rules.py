@@ -432,7 +432,7 @@ def _insult_asserted(sentence: str, match: re.Match[str]) -> bool:
 def _insults(normalized: str) -> bool:
     """Insults a person directly: an asserted "you ... insult", or abuse that needs no insult
     word ("fuck you", "nobody likes you", a death wish)."""
-    if _DIRECTED_ABUSE.search(normalized) or _FOREIGN_INSULT.search(normalized):
+    if _abuse(normalized):
         return True
     return any(
         _said_of_you(m) and _insult_asserted(sentence, m)
@@ -448,9 +448,14 @@ def denies_insults(sentence: str) -> bool:
     return (
         bool(found)
         and not any(_insult_asserted(sentence, m) for m in found)
-        and not _DIRECTED_ABUSE.search(sentence)
-        and not _FOREIGN_INSULT.search(sentence)
+        and not _abuse(sentence)
     )
+
+
+def _abuse(text: str) -> bool:
+    """Abuse that needs no insult word: "fuck you", "nobody likes you", a death wish, or the
+    French, German and Spanish insults."""
+    return bool(_DIRECTED_ABUSE.search(text) or _FOREIGN_INSULT.search(text))
 
 
 _DIRECTED_ABUSE = re.compile(
@@ -1838,7 +1843,7 @@ def meaning_rules(normalized: str, sexual_score: Callable[[], float]) -> list[Fi
     """The findings that depend on what the words say (not personal data or spam)."""
     findings: list[Finding] = []
     for rule in MEANING_RULES:
-        findings += rule.find(normalized, sexual_score)
+        findings += rule.detect(normalized, sexual_score)
     return findings
 
 
@@ -1851,9 +1856,6 @@ class MeaningRule:
 
     def can_find(self, category: str) -> bool:
         return self.categories is None or category in self.categories
-
-    def find(self, normalized: str, sexual_score: Callable[[], float]) -> list[Finding]:
-        return self.detect(normalized, sexual_score)
 
 
 def _text_only(

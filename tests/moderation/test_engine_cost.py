@@ -243,7 +243,7 @@ def test_every_meaning_rule_finds_only_the_categories_it_declares(text):
     normalized = context.benign_senses(normalize(text))
     found_any = False
     for rule in rules.MEANING_RULES:
-        for finding in rule.find(normalized, lambda: 0.9):
+        for finding in rule.detect(normalized, lambda: 0.9):
             found_any = True
             assert rule.can_find(finding.category), (rule, finding.category)
     assert found_any
