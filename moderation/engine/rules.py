@@ -2107,6 +2107,79 @@ _MASS_HARM = re.compile(
 )
 
 
+# A question about the means to hurt (a poison, a weapon, a way into a home, how an attack was
+# carried out) asks for harmful help when the text also says whom or what it is meant for:
+# "Which poison is hardest to trace? I need it for my husband." Asked alone, the same question
+# is a reader's, a writer's or a hunter's.
+_MEANS = (
+    r"(?:poison\w*|toxins?|toxic gas|cyanide|arsenic|ricin|thallium|chloroform|antifreeze|"
+    r"roofies|rohypnol|sedatives?|sleeping pills|tranquili[sz]ers?|guns?|firearms?|rifles?|"
+    r"pistols?|handguns?|shotguns?|knife|knives|blades?|machetes?|axes?|crossbows?|bombs?|"
+    r"explosives?|molotov\w*|pipe bombs?|weapons?|acid|break(?:ing)? in(?:to)?|way (?:in|into)|"
+    r"get (?:in|into) (?:his|her|their|the) (?:house|home|flat|apartment|building|room|car)|"
+    r"shooters?|shootings?|bombers?|bombings?|massacres?|"
+    r"(?:terror(?:ist)?|mass|knife|truck|ramming) attacks?|killers?)"
+)
+_MEANS_QUESTION = re.compile(
+    rf"(?:\b(?:how|what|which|where|who|when)\b|\bbest way|\bways? to|\b(?:tell|show|give) me\b|"
+    rf"\bcan you\b|\bi need to know\b)[^.!?]{{0,100}}?\b{_MEANS}\b"
+    rf"|\b{_MEANS}\b[^.!?]{{0,100}}?\b(?:how|what|which|where|best|fastest|quickest|easiest)\b"
+    rf"[^.!?]{{0,60}}\?"
+)
+# Means that hurt whatever they are used for: a poison, or a weapon asked about as one.
+_MEANS_TO_HURT = re.compile(
+    r"\b(?:poison\w*|toxins?|toxic gas|cyanide|arsenic|ricin|thallium|chloroform|roofies|"
+    r"rohypnol)\b|\b(?:no|without (?:a|any)) traces?\b|\bundetectable\b|\buntraceable\b|"
+    r"\b(?:hard|harder|hardest|impossible|difficult) to (?:detect|trace|find in)\b|"
+    r"\bautops(?:y|ies)\b|\bfor (?:stabbing|killing|strangling)\b|"
+    r"\bto kill (?:a |an )?(?:person|man|woman|human)\b"
+)
+# What the text says the means are for.
+_AIMED = re.compile(
+    rf"\b(?:use|try|test)\s+(?:it|this|that|them|these|those|some|one)\s+on\s+{_VICTIM}"
+    rf"|\b(?:someone|somebody|a guy|a man|a woman|a person|people|him|her|them)\s+(?:that |who )?"
+    rf"(?:i|we)\s+(?:need|have|want|got)\s+to\s+(?:deal with|take care of|get rid of|take out|"
+    rf"silence|eliminate|finish off)\b"
+    rf"|\b(?:i|we)\s+(?:want|need|am going|'m going|are going|plan|intend)\s+to\s+(?:terminate|"
+    rf"eliminate|take out|get rid of|finish off|silence|off)\s+{_VICTIM}"
+)
+# The same, for an attack asked about: "I want to do the same at my school".
+_COPY_ATTACK = re.compile(
+    r"\b(?:do|try|pull off|repeat) (?:the same|that|this|it)(?: thing)? (?:to|at|in|on) "
+    r"(?:my|our|the|this|that|his|her|their) \w+"
+)
+_ATTACK_DONE = re.compile(
+    r"\b(?:shooters?|shootings?|bombers?|bombings?|bombs?|massacres?|(?:terror(?:ist)?|mass|"
+    r"knife|truck|ramming) attacks?|killers?)\b"
+)
+_MEANT_FOR = re.compile(
+    rf"\b(?:it'?s|it is|this is|they'?re|they are|(?:i|we) (?:need|want) (?:it|them|one|some))\s+"
+    rf"(?:for|to use on)\s+{_VICTIM}"
+)
+
+
+def _not_denied(pattern: re.Pattern[str], text: str) -> bool:
+    """`pattern` is in `text`, and not just denied in the words before it in its sentence ("I
+    would never use it on my kids")."""
+    for m in pattern.finditer(text):
+        before = re.split(r"[.!?]", text[max(0, m.start() - 25) : m.start()])[-1]
+        if not NEGATION.search(before):
+            return True
+    return False
+
+
+def _means_for_someone(normalized: str) -> bool:
+    """A question about the means to hurt, and the person or place they are meant for."""
+    asked = [s for s in sentences(normalized) if _MEANS_QUESTION.search(s)]
+    if not asked:
+        return False
+    if _not_denied(_AIMED, normalized):
+        return True
+    if _not_denied(_COPY_ATTACK, normalized) and any(_ATTACK_DONE.search(s) for s in asked):
+        return True
+    return any(_MEANS_TO_HURT.search(s) for s in asked) and _not_denied(_MEANT_FOR, normalized)
+
+
 def _covert_request(sentence: str) -> Finding | None:
     """A request for help to harm someone unseen, or to harm many at once (see `_COVERT`)."""
     if not _PLAN_OR_ASK.search(sentence):
@@ -2136,6 +2209,7 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
 
 
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
+_MEANS_REQUEST = _asked("VIOLENCE", "Asks for the means to hurt someone it names.")
 # Per sentence, the first that matches: (the request, what rules it out in the same sentence,
 # what the whole text must also say, the finding).
 _REQUESTS: tuple[
@@ -2200,6 +2274,8 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         found = _requests_by_sentence(normalized)
         if found:
             return found
+    if _means_for_someone(normalized):
+        return [_MEANS_REQUEST]
     if (_NCII.search(normalized) or _NUDES_SHARED.search(normalized)) and not (
         _NCII_PROTECTIVE.search(normalized)
     ):
