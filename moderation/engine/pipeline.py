@@ -548,7 +548,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         safe = _safe_verdict(
             probs[classifier.ANY], any_threshold, hints, shouting, scores, usage, instr
         )
-        return _scores_agree(apply_escalation(safe.replace(risk=any_score)), thresholds)
+        return _final_scores(apply_escalation(safe.replace(risk=any_score)), thresholds)
 
     # The verdict names the most serious category that context does not soften, whoever
     # found it: a rule's profanity never hides a learned hate or violence flag.
@@ -633,7 +633,11 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         redacted_content=redacted,
         risk=any_score,
     )
-    return _scores_agree(apply_escalation(verdict), thresholds)
+    return _final_scores(apply_escalation(verdict), thresholds)
+
+
+def _final_scores(verdict: Verdict, thresholds: dict[str, float]) -> Verdict:
+    return _top_score_shares_risk(_scores_agree(verdict, thresholds), thresholds)
 
 
 def _scores_agree(verdict: Verdict, thresholds: dict[str, float]) -> Verdict:
@@ -654,6 +658,46 @@ def _scores_agree(verdict: Verdict, thresholds: dict[str, float]) -> Verdict:
             share = (value - bar) / max(1.0 - bar, 1e-6)
             scores[category] = round(bar * (low + (high - low) * share), 4)
     return verdict if scores == verdict.scores else verdict.replace(scores=scores)
+
+
+# The categories a client sees scored in `/v1/moderations` (PROFANITY, SPAM and PII have no
+# OpenAI counterpart).
+_RANKED_CATEGORIES = (*classifier.LEARNED_CATEGORIES, "ILLEGAL", "EXTREMISM")
+
+
+def _top_score_shares_risk(verdict: Verdict, thresholds: dict[str, float]) -> Verdict:
+    """The verdict with its likeliest category's score moved halfway to the calibrated "any
+    category" risk, on the verdict's side of that category's bar (for a category the verdict
+    does not flag, halfway to the risk capped under the bar).
+
+    A client ranks texts by their highest category score. The category heads each see one
+    category and split a text that is unsafe for several reasons; the "any category" head
+    (with the rules' lift) reads the text as a whole, and ranks unsafe text better: on the
+    tuning parts, ranking by the mean of the two raised the "any category" AUPRC of the
+    highest score on ToxiGen, ETHOS, AILuminate and the chat messages (0.80 -> 0.88 on the
+    last) and left the dev file's and the functional tests' where they were.
+    """
+    scores = dict(verdict.scores)
+    top = max(_RANKED_CATEGORIES, key=lambda c: (scores.get(c, 0.0), c))
+    own = scores.get(top, 0.0)
+    value = (own + verdict.risk) / 2
+    if top in thresholds:
+        bar = thresholds[top]
+        named = verdict.status == "DISALLOWED" and top in {
+            verdict.category,
+            *verdict.detected_signals,
+        }
+        if named and value < bar:
+            value = own  # a flagged category keeps a score at or over its bar
+        elif not named:
+            # An unflagged one stays under it, in the order of its own score; one in the
+            # judge's borderline band (lowered there by `_scores_agree`) stays in the band.
+            low, high = UNFLAGGED_SPAN
+            value = (own + min(verdict.risk, high * bar)) / 2
+            if own >= low * bar:
+                value = max(value, low * bar)
+    value = round(min(max(value, 0.0), 1.0), 4)
+    return verdict if value == own else verdict.replace(scores={**scores, top: value})
 
 
 _AMBIGUITY_NOTE = {

@@ -503,8 +503,9 @@ def test_a_flag_context_clears_reports_its_category_under_the_bar(
 
 
 def test_lowered_scores_keep_the_classifier_order() -> None:
-    """Two cleared texts keep the order of their calibrated probabilities; a flagged text
-    keeps its probability as it is."""
+    """Two cleared texts keep the order of their calibrated probabilities; a flagged text's
+    likeliest category is scored halfway between its probability and the "any category"
+    risk, over its bar."""
     surer, _, bar = _over_its_bar("Disabled people are not a burden.")
     texts = ["Disabled people are not a burden.", "We will never harm immigrants in this town."]
     probs = [_over_its_bar(t)[1] for t in texts]
@@ -512,10 +513,11 @@ def test_lowered_scores_keep_the_classifier_order() -> None:
     assert surer == "HATE_SPEECH" and probs[0] > probs[1] >= bar
     assert bar > scores[0] > scores[1]
     hateful = "Disabled people are a burden and should be locked away from the rest of us."
-    category, probability, _ = _over_its_bar(hateful)
+    category, probability, bar = _over_its_bar(hateful)
     v = moderate(hateful)
     assert v.status == "DISALLOWED"
-    assert v.scores[category] == pytest.approx(probability, abs=1e-4)
+    assert (probability + v.risk) / 2 >= bar
+    assert v.scores[category] == pytest.approx((probability + v.risk) / 2, abs=1e-4)
 
 
 @pytest.mark.parametrize(
