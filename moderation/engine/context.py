@@ -397,7 +397,8 @@ _HOSTILE = re.compile(
     # Violence done to someone, which a negation denies: "I would never hurt anyone".
     r"hurt|hurting|harm|harming|attack|attacking|beat|beating|beaten|punch|punched|punching|"
     r"hit|hitting|stab|stabbed|stabbing|kick|kicked|kicking|assault\w*|abus\w+|bull(?:y|ied|ying)|"
-    r"harass\w*|threaten\w*|murder\w*|rape\w*|"
+    r"harass\w*|threaten\w*|murder\w*|rape\w*|use (?:it|this|that|them|one) on (?:anyone|anybody|"
+    r"someone|somebody|people|others)|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
     r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
@@ -702,13 +703,19 @@ def _negated_before(text: str, index: int) -> bool:
     return bool(NEGATION.search(window))
 
 
+# The subject of a denial, and a modal after it, are taken out with it: "I'm" left alone reads,
+# to the n-gram tier, as the start of a confession.
+_DENYING_SUBJECT = (
+    r"(?:(?:i'?m|i am|i'?d|i'?ll|i|we'?re|we are|we)\s+(?:(?:would|will|could|am|was|have|had|"
+    r"do|did|really|just)\s+)?)?"
+)
 # A self-harm act on oneself that a negation right before it denies: "I would never kill
 # myself", "I'm not going to hurt myself", "I have never wanted to end my life". Only a few
 # helper words may stand between the two, so "I don't think anyone would care if I killed
 # myself" denies nothing.
 _DENIED_SELF_HARM = re.compile(
-    r"\b(?:never|not|don'?t|do not|didn'?t|did not|won'?t|will not|wouldn'?t|would not|"
-    r"haven'?t|have not)\s+"
+    rf"\b{_DENYING_SUBJECT}(?:never|not|don'?t|do not|didn'?t|did not|won'?t|will not|"
+    r"wouldn'?t|would not|haven'?t|have not)\s+"
     r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
     r"try(?:ing)? to|think(?:ing)? (?:of|about)|consider(?:ing)?|wish(?:ed)? to|need to|"
     r"have to|be)\s+){0,3}"
@@ -724,10 +731,11 @@ def denies_self_harm(text: str) -> bool:
 # Denying harm to anyone at all: "I'm not going to hurt anyone", "I would never harm a soul";
 # not when an exception follows ("anyone but myself").
 _DENIED_HARM_TO_ANYONE = re.compile(
-    r"\b(?:never|not|don'?t|do not|won'?t|will not|wouldn'?t|would not)\s+"
+    rf"\b{_DENYING_SUBJECT}(?:never|not|don'?t|do not|won'?t|will not|wouldn'?t|would not)\s+"
     r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
     r"try(?:ing)? to|be)\s+){0,3}"
-    r"(?:kill|hurt|harm|attack) (?:anyone|anybody|someone|somebody|a soul|a fly|people|others)\b"
+    r"(?:kill|hurt|harm|attack|use (?:it|this|that|them|one) on) (?:anyone|anybody|someone|"
+    r"somebody|a soul|a fly|people|others)\b"
     r"(?!,? (?:but|except|other than|apart from|besides|save)\b)"
 )
 

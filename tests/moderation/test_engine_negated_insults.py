@@ -109,6 +109,23 @@ def test_denying_harm_to_anyone_is_not_self_harm(text):
 @pytest.mark.parametrize(
     "text",
     [
+        # The denial's subject goes with it: "I'm" left behind read as a confession.
+        "I'm not going to hurt anyone, I'm just frustrated with my boss.",
+        "I'm not going to hurt anyone, I'm just annoyed with my landlord.",
+        "We're not going to hurt anybody, we're just tired of the noise.",
+        # Using a tool on anyone, denied.
+        "How do I sharpen a kitchen knife? I would never use it on anyone.",
+    ],
+)
+def test_a_denial_with_more_said_after_it_is_not_escalated_as_self_harm(text):
+    verdict = moderate(text)
+    assert verdict.status == "ALLOWED", (verdict.category, verdict.action)
+    assert verdict.action != "ESCALATE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "I'm not going to hurt anyone but myself tonight.",
         "I won't hurt anyone, I just want to end my life.",
     ],
