@@ -12,6 +12,7 @@ forms on both sides so "kil", "kill" and "kiiill" all match.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import lru_cache
@@ -417,6 +418,164 @@ def _segment_words() -> frozenset[str]:
     ):
         words.update(t for t in terms if " " not in t and "-" not in t)
     return frozenset(words)
+
+
+# Misspelled words that carry the meaning, read as meant (hate speech test suites check exactly
+# these: "I hate wmoen", "All Mslims are vermin", "ihate women", "#killallimmigrants"). Only
+# words a message is judged by are restored: names of groups, insults, slurs, words of violence
+# and self-harm, and words of contempt. A word is restored only when it is no known English
+# word, and lies one adjacent swap or one dropped letter from exactly one such word, or splits
+# into known words one of which is such a word.
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_CONTEMPT = _words(
+    """
+hate hates hated hating despise despises detest loathe disgusting filthy dirty vermin
+parasites animals savages cockroaches rats subhuman inferior plague disease scum trash
+garbage kill killing murder rape deport exterminate gas lynch shot stupid dumb ugly
+woman women people gay gays lesbian lesbians trans transgender black blacks white
+whites jew jews jewish muslim muslims islam immigrant immigrants refugee refugees
+migrants disabled retards negroes mexicans asians arabs africans homosexual homosexuals
+"""
+)
+_RESPELL_MIN = 4  # a shorter word has too many neighbours ("hte": "the" or "hate")
+_DROP_MIN = 6  # "pics" is one letter short of a slur
+_JOINED_MIN = 5
+_WORD_TOKEN = re.compile(rf"(?<![\w@/._\-])[a-z]{{{_RESPELL_MIN},}}(?![\w@/_\-]|\.\w)")
+# Two-letter words a run of words written together may hold ("istabbedhim" is not "is tab bed").
+_SHORT_WORDS = _words("to of in on at is be we he me my no so up us an as or by do go it am")
+_SUFFIXES = (
+    "s",
+    "es",
+    "ed",
+    "d",
+    "ing",
+    "ly",
+    "er",
+    "ers",
+    "est",
+    "ness",
+    "ist",
+    "ists",
+    "ion",
+    "ions",
+    "ation",
+    "ment",
+    "ments",
+    "al",
+    "ally",
+    "ity",
+    "ies",
+    "y",
+)
+
+
+@lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    """English words: all-MiniLM-L6-v2's whole-word vocabulary (about 21,700 words), the
+    segmentation words and the lexicon."""
+    from . import encoder
+
+    vocab = json.loads((encoder.model_dir() / "tokenizer.json").read_text())["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isascii() and w.isalpha()) | _segment_words() | _CONTEMPT
+
+
+def _is_known(word: str) -> bool:
+    known = _known_words()
+    return word in known or any(
+        word.endswith(end) and word[: -len(end)] in known for end in _SUFFIXES if len(word) > 5
+    )
+
+
+@lru_cache(maxsize=1)
+def _respellings() -> dict[str, str]:
+    """Misspelling -> the word meant, for the words `_CONTEMPT` and the lexicon name: one
+    adjacent swap, or (in a word of six letters or more, not a slur) one dropped letter."""
+    from . import lexicon
+
+    targets = set(_CONTEMPT)
+    for terms in (lexicon.INSULTS, lexicon.VIOLENCE_TERMS, lexicon.SELF_HARM_TERMS):
+        targets.update(t for t in terms if t.isalpha())
+    targets.update(t for t in lexicon.PROTECTED_GROUPS if t.isalpha())
+    slurs = {t for t in lexicon.SLURS if t.isalpha()}
+    meant: dict[str, set[str]] = {}
+    for word in targets | slurs:
+        if len(word) < _RESPELL_MIN:
+            continue
+        variants = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+        if len(word) >= _DROP_MIN and word not in slurs:
+            # A letter dropped inside the word: without its first or last one it is often
+            # another word ("filth", "disable", "despise").
+            variants |= {word[:i] + word[i + 1 :] for i in range(1, len(word) - 1)}
+        for variant in variants - {word}:
+            meant.setdefault(variant, set()).add(word)
+    return {
+        v: next(iter(w))
+        for v, w in meant.items()
+        if len(w) == 1 and v not in targets | slurs and not _is_known(v)
+    }
+
+
+# What a run of words written together must hold to be split: a verb of hate or violence, or a
+# group's name ("ihate", "killallimmigrants", "whitedevils"); not a noun that ends many an
+# ordinary compound ("headshot", "manslaughter", "deadbolt").
+_JOIN_TARGETS = _words(
+    """
+hate hates hated despise despises kill murder rape lynch deport exterminate
+women woman gays gay lesbians blacks black whites white jews jew muslims muslim
+immigrants immigrant refugees migrants mexicans asians arabs africans homosexuals
+"""
+)
+
+
+def _split_joined(word: str) -> str | None:
+    """ "ihate" -> "i hate", "killallimmigrants" -> "kill all immigrants": every piece a known
+    word (single letters only "i" and "a"), at most four pieces, one of them a target."""
+    known = _known_words()
+    n = len(word)
+    best: list[list[str] | None] = [[]] + [None] * n
+    for end in range(1, n + 1):
+        for start in range(max(0, end - 20), end):
+            parts = best[start]
+            piece = word[start:end]
+            if parts is None or len(parts) >= 4:
+                continue
+            if piece not in known or (len(piece) == 1 and piece not in ("i", "a")):
+                continue
+            if len(piece) == 2 and piece not in _SHORT_WORDS:
+                continue
+            candidate = [*parts, piece]
+            current = best[end]
+            if current is None or len(candidate) < len(current):
+                best[end] = candidate
+    parts = best[n]
+    if not parts or len(parts) < 2 or not _JOIN_TARGETS.intersection(parts):
+        return None
+    return " ".join(parts)
+
+
+def _respell_word(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if word in _known_words() or _is_known(word):
+        return word
+    meant = _respellings().get(word)
+    if meant is not None:
+        return meant
+    if len(word) >= _JOINED_MIN:
+        return _split_joined(word) or word
+    return word
+
+
+def respell(text: str) -> str:
+    """`text` (lower case) with misspelled key words restored (`_respellings`, joined words).
+    French, German or Spanish text is left as written: its words are not English ones."""
+    from . import multilingual
+
+    if multilingual.reads_as_foreign(text):
+        return text
+    return _WORD_TOKEN.sub(_respell_word, text)
 
 
 @lru_cache(maxsize=4096)
