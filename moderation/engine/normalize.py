@@ -568,14 +568,46 @@ def _respell_word(match: re.Match[str]) -> str:
     return word
 
 
+# A word with letters masked by stars or hashes ("k*ll", "r*pe", "d**e").
+_MASKED_WORD = re.compile(
+    r"(?<![\w*#])[a-z]*[*#]+[a-z]+(?:[*#]+[a-z]*)?(?![\w*#])|(?<![\w*#])[a-z]+[*#]+(?![\w*#])"
+)
+
+
+@lru_cache(maxsize=1)
+def _unmaskable() -> dict[int, tuple[str, ...]]:
+    """Words of violence, self-harm and contempt and groups' names, by length, that a masked
+    word may stand for (swear words keep their masks: the lexicon reads "f*ck" as written)."""
+    from . import lexicon
+
+    words = set(_CONTEMPT) | {t for t in lexicon.VIOLENCE_TERMS if t.isalpha()}
+    words |= {t for t in lexicon.SELF_HARM_TERMS if t.isalpha()}
+    words |= {t for t in lexicon.PROTECTED_GROUPS if t.isalpha()}
+    by_length: dict[int, list[str]] = {}
+    for word in sorted(words):
+        by_length.setdefault(len(word), []).append(word)
+    return {n: tuple(w) for n, w in by_length.items()}
+
+
+def _unmask(match: re.Match[str]) -> str:
+    masked = match.group(0)
+    letters = sum(ch.isalpha() for ch in masked)
+    if letters < 2 or letters < len(masked) / 2:
+        return masked
+    shape = re.compile("".join("[a-z]" if ch in "*#" else ch for ch in masked))
+    meant = [w for w in _unmaskable().get(len(masked), ()) if shape.fullmatch(w)]
+    return meant[0] if len(meant) == 1 else masked
+
+
 def respell(text: str) -> str:
-    """`text` (lower case) with misspelled key words restored (`_respellings`, joined words).
-    French, German or Spanish text is left as written: its words are not English ones."""
+    """`text` (lower case) with misspelled key words restored (`_respellings`, joined words)
+    and masked ones unmasked ("k*ll"). French, German or Spanish text is left as written: its
+    words are not English ones."""
     from . import multilingual
 
     if multilingual.reads_as_foreign(text):
         return text
-    return _WORD_TOKEN.sub(_respell_word, text)
+    return _MASKED_WORD.sub(_unmask, _WORD_TOKEN.sub(_respell_word, text))
 
 
 @lru_cache(maxsize=4096)

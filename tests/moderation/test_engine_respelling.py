@@ -24,6 +24,10 @@ RESTORED = [
     ("ihate gay people.", "i hate gay people."),
     ("i hatemuslims.", "i hate muslims."),
     ("#killallimmigrants", "#kill all immigrants"),
+    # Letters masked by stars.
+    ("go k*ll yourself.", "go kill yourself."),
+    ("he should be r*ped.", "he should be raped."),
+    ("k**l them all", "kill them all"),
 ]
 
 LEFT_AS_WRITTEN = [
@@ -36,6 +40,9 @@ LEFT_AS_WRITTEN = [
     "see https://example.com/killallbugs for the fix.",
     "write to hatewomen@example.com to complain.",
     "on va emmener les enfants aux campements cet ete.",
+    # Masks the lexicon reads as written, and stars that mask nothing.
+    "what the f*ck is this",
+    "5*3 = 15 and **bold** text",
 ]
 
 
@@ -84,3 +91,8 @@ def test_long_prose_keeps_its_typos() -> None:
     assert any("wmoen" in s for s in parts.raw)
     short = pipeline._Sentences("I hate wmoen. So much.", get_model(), respelled=True)
     assert short.raw[0] == "i hate women."
+
+
+@pytest.mark.parametrize("text", ["Go k*ll yourself.", "I'll k*ll you tomorrow."])
+def test_a_masked_threat_is_flagged(text: str) -> None:
+    assert moderate(text).status == "DISALLOWED"
