@@ -473,6 +473,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # Quotes, counter-speech and recovery talk count only in the sentences that carry the
         # flag: an unrelated quoted word or "I used to" elsewhere changes nothing.
         carriers = parts.carriers(category, f.learned_only, thresholds)
+        if category == "VIOLENCE" and any(rules.asks_working_detail(c) for c in carriers):
+            continue  # working detail of a way to kill is asked for, however it is framed
         framed = (
             hints.condemning
             or hints.news
