@@ -420,16 +420,16 @@ def _segment_words() -> frozenset[str]:
     return frozenset(words)
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Misspelled words that carry the meaning, read as meant (hate speech test suites check exactly
 # these: "I hate wmoen", "All Mslims are vermin", "ihate women", "#killallimmigrants"). Only
 # words a message is judged by are restored: names of groups, insults, slurs, words of violence
 # and self-harm, and words of contempt. A word is restored only when it is no known English
 # word, and lies one adjacent swap or one dropped letter from exactly one such word, or splits
 # into known words one of which is such a word.
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _CONTEMPT = _words(
     """
 hate hates hated hating despise despises detest loathe disgusting filthy dirty vermin
@@ -446,29 +446,8 @@ _JOINED_MIN = 5
 _WORD_TOKEN = re.compile(rf"(?<![\w@/._\-])[a-z]{{{_RESPELL_MIN},}}(?![\w@/_\-]|\.\w)")
 # Two-letter words a run of words written together may hold ("istabbedhim" is not "is tab bed").
 _SHORT_WORDS = _words("to of in on at is be we he me my no so up us an as or by do go it am")
-_SUFFIXES = (
-    "s",
-    "es",
-    "ed",
-    "d",
-    "ing",
-    "ly",
-    "er",
-    "ers",
-    "est",
-    "ness",
-    "ist",
-    "ists",
-    "ion",
-    "ions",
-    "ation",
-    "ment",
-    "ments",
-    "al",
-    "ally",
-    "ity",
-    "ies",
-    "y",
+_SUFFIXES = _words(
+    "s es ed d ing ly er ers est ness ist ists ion ions ation ment ments al ally ity ies y"
 )
 
 
@@ -492,7 +471,7 @@ def _is_known(word: str) -> bool:
 @lru_cache(maxsize=1)
 def _respellings() -> dict[str, str]:
     """Misspelling -> the word meant, for the words `_CONTEMPT` and the lexicon name: one
-    adjacent swap, or (in a word of six letters or more, not a slur) one dropped letter."""
+    adjacent swap, or (in a word of six letters or more, not a slur) one dropped inner letter."""
     from . import lexicon
 
     targets = set(_CONTEMPT)
