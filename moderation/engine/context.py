@@ -389,7 +389,10 @@ _HOSTILE = re.compile(
     r"\b(?:hate|hates|hated|hating|revolting|repulsive|contempt|worthless|useless|perverts?|"
     r"burden|drain|disgusting|vermin|animals|rats|parasites|subhuman|savages|filth|"
     r"scum|inferior|plague|disease|cancer|trash|garbage|go back|don'?t belong|should (?:all )?"
-    r"(?:die|be|go|leave|get out)|get rid of|deport|ban them|kill|exterminate|wipe out|"
+    r"(?:die|be(?! (?:treated (?:equally|fairly|with|as|like|the same)|paid|allowed|able|free|"
+    r"safe|welcome\w*|accepted|included|respected|valued|celebrated|heard|loved|supported|"
+    r"equal|proud)\b)|go|leave|get out)|get rid of|deport|ban them|kill|exterminate|"
+    r"wipe out|"
     r"burn|hang|shoot|gas|lock (?:them|you) up|locked up|kick (?:them|all) out|"
     r"can'?t stand|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
     r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
@@ -411,6 +414,8 @@ _SUPPORT = re.compile(
     r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
     r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
+    r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
+    r"paid (?:the same|equally|fairly)|equal pay|feel safe|"
     r"trans women are women|trans men are men|"
     # Hostility denied in so many words: "I have nothing against gay people".
     r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
@@ -464,7 +469,8 @@ _COUNTER = re.compile(
     rf"say(?:s|ing)?|writ(?:e|es|ing)|shar(?:e|es|ing))\b[^.!?]{{0,60}}\b(?:will be (?:banned|"
     rf"removed|deleted|reported)|(?:expect|get|gets|earns?) (?:a |an )?(?:permanent )?(?:ban|"
     rf"block|warning|strike))\b|"
-    # "... should never be said", not "... must not be allowed to vote".
+    # "... should never be said", not "... must not be allowed to vote"; said of a group
+    # ("gay people should not be accepted") it is no counter-speech (`_said_of_speech`).
     r"\b(?:(?:should|must) (?:never|not) "
     r"(?:be (?:said|called|used|tolerated|accepted|excused|repeated|normali[sz]ed|ignored)|say|"
     r"call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
@@ -681,7 +687,7 @@ def supportive(sentence: str) -> bool:
     """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
     word outside a negation or a quote."""
     unquoted = without_quotes(sentence)
-    if _COUNTER.search(sentence) or (
+    if counter_speech(sentence) or (
         _ASKS_WHY_PEOPLE.search(unquoted) and unquoted.rstrip().endswith("?")
     ):
         return True
@@ -694,8 +700,16 @@ def supportive(sentence: str) -> bool:
     if said:
         return True
     # Kind words clear a sentence about people for who they are ("I love my Muslim
-    # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot").
-    return bool(_SUPPORT.search(unquoted)) and names_a_group(unquoted)
+    # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot"), nor
+    # one that denies them ("gay people should not be accepted").
+    kind = [m for m in _SUPPORT.finditer(unquoted) if not _denied_in_clause(unquoted, m.start())]
+    return bool(kind) and names_a_group(unquoted)
+
+
+def _denied_in_clause(text: str, index: int) -> bool:
+    """A negation stands before `index` in its clause (up to 30 characters back)."""
+    clause = re.split(r"[,;:.!?]", text[max(0, index - 30) : index])[-1]
+    return bool(NEGATION.search(clause))
 
 
 def _negated_before(text: str, index: int) -> bool:
@@ -750,7 +764,27 @@ def without_denied_self_harm(sentence: str) -> str | None:
 
 
 def counter_speech(sentence: str) -> bool:
-    return bool(_COUNTER.search(sentence))
+    return any(_said_of_speech(sentence, m) for m in _COUNTER.finditer(sentence))
+
+
+_NOT_TO_BE = re.compile(r"(?:should|must) (?:never|not) be ")
+# Words, acts and attitudes, which "should not be tolerated" can be said of.
+_SPEECH_NOUN = re.compile(
+    r"\b(?:jokes?|comments?|remarks?|statements?|claims?|ideas?|views?|opinions?|words?|slurs?|"
+    r"terms?|names|language|rhetoric|posts?|tweets?|messages?|stereotypes?|lies?|talk|speech|"
+    r"attitudes?|behaviou?r|racism|sexism|homophobia|transphobia|bigotry|antisemitism|"
+    r"islamophobia|xenophobia|ableism|misogyny|hatred|discrimination|abuse|harassment|"
+    r"violence|attacks?|calling|saying|mocking|bullying|insulting|treating)\b"
+)
+
+
+def _said_of_speech(sentence: str, match: re.Match[str]) -> bool:
+    """A counter-speech match, unless it is "should not be accepted" said of a group of people
+    rather than of words or acts ("racism should not be tolerated")."""
+    if not _NOT_TO_BE.match(match.group(0)):
+        return True
+    subject = re.split(r"[,;:.!?]", sentence[: match.start()])[-1]
+    return not names_a_group(subject) or bool(_SPEECH_NOUN.search(subject))
 
 
 def reporting(sentence: str) -> bool:
