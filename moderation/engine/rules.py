@@ -606,10 +606,25 @@ _THEY_SAID = re.compile(
 )
 
 
+# Praise denied to a whole group: "Muslims are not nice people", "immigrants are not welcome
+# here", "women are not smart enough to vote". Its "not" is the statement, not a denial of it.
+_PRAISE_DENIED = re.compile(
+    rf"{_GROUP}\s*(?:are|'re|re|r|is)\s+(?:not|never|n't)\s+(?:(?:very|really|truly|even|ever)\s+)?"
+    r"(?:welcome|wanted|trustworthy|capable|smart|intelligent|clever|honest|decent|good|nice|"
+    r"civili[sz]ed|worthy|fit|equal|normal|real people|people|human beings?)\b"
+    r"(?! (?:at|in|with|for) (?:math|maths|sports?|cooking|driving|chess|football))"
+)
+
+
 def _hate_statement(normalized: str) -> bool:
     named = False
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence):
+            return True
+        praise_denied = _PRAISE_DENIED.search(sentence)
+        if praise_denied and not NEGATION.search(
+            sentence, max(0, praise_denied.start() - 40), praise_denied.start()
+        ):
             return True
         for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE, _ATROCITY_ENDORSED):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):

@@ -62,3 +62,29 @@ def test_words_and_acts_that_should_not_be_tolerated_are_counter_speech(text: st
 def test_a_group_that_should_not_be_tolerated_is_hate_not_counter_speech() -> None:
     assert not context.counter_speech(normalize("Gay people should not be tolerated."))
     assert moderate("Gay people should not be tolerated.").status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Immigrants are not welcome here.",
+        "Muslims are not nice people.",
+        "Women are not smart enough to vote.",
+        "Refugees are never welcome in my town.",
+    ],
+)
+def test_praise_denied_to_a_whole_group_is_hate(text: str) -> None:
+    verdict = moderate(text)
+    assert (verdict.status, verdict.category) == ("DISALLOWED", "HATE_SPEECH")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It's not true that immigrants are not welcome here.",
+        "Immigrants are not criminals.",
+        "Women are not good at chess, my sister says, but she beats me.",
+    ],
+)
+def test_a_denied_denial_or_a_denied_vice_is_not_hate(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
