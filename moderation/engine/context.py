@@ -683,6 +683,18 @@ def without_quotes(text: str) -> str:
     return QUOTE_SPAN.sub(" ", text)
 
 
+# Praise of a group said and nothing more: "Gay people are nice.", "Trans people are brave."
+# Words such as "nice" or "strong" clear only such a sentence: "... are strong, which is why
+# they make good slaves" is no praise.
+_PLAIN_PRAISE = re.compile(
+    r"(?:i think |honestly,? |in my experience,? )?(?:all |most )?[\w' -]{2,40}? (?:are|is) "
+    r"(?:so |really |very |truly |just |such )?(?:nice|awesome|brave|smart|talented|"
+    r"hard-?working|honest|decent|fantastic|strong|clever|intelligent|caring|generous|good|"
+    r"lovely|kind|great|wonderful|amazing)(?: and (?:so |really |very )?\w+)?"
+    r"(?: (?:people|folks|neighbou?rs|friends|colleagues|humans|parents|workers))?\s*[.!]*"
+)
+
+
 def supportive(sentence: str) -> bool:
     """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
     word outside a negation or a quote."""
@@ -698,6 +710,8 @@ def supportive(sentence: str) -> bool:
     # are not a burden"); one that denies nothing hostile ("nobody would care if you
     # disappeared") clears nothing.
     if said:
+        return True
+    if _PLAIN_PRAISE.fullmatch(unquoted.strip()) and names_a_group(unquoted):
         return True
     # Kind words clear a sentence about people for who they are ("I love my Muslim
     # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot"), nor

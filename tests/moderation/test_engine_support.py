@@ -88,3 +88,25 @@ def test_praise_denied_to_a_whole_group_is_hate(text: str) -> None:
 )
 def test_a_denied_denial_or_a_denied_vice_is_not_hate(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Gay people are nice.", "Black people are awesome.", "Trans people are brave."],
+)
+def test_plain_praise_of_a_group_is_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A kind word that is not the whole of what is said clears nothing.
+        "Black people are strong, which is why they make good slaves.",
+        "Gay people are nice until they open their mouths.",
+        "Jews are good at stealing.",
+    ],
+)
+def test_a_kind_word_inside_a_hateful_sentence_clears_nothing(text: str) -> None:
+    assert not context.supportive(normalize(text))
+    assert moderate(text).status == "DISALLOWED"
