@@ -477,6 +477,8 @@ _COUNTER = re.compile(
     r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"
     r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
     r"it'?s not true that|is a myth|are a myth|is a stereotype|"
+    r"(?:it'?s|it is|that'?s|that is) (?:a |an )?(?:myth|lie|stereotype|old stereotype|nonsense|"
+    r"false|untrue) that|"
     # Hostility aimed at those who mistreat a group: "I can't stand people who are cruel to
     # immigrants".
     r"(?:people|anyone|those|someone|men|women|guys) (?:who|that) (?:are|is|get) (?:\w+ )?"

@@ -606,6 +606,13 @@ _THEY_SAID = re.compile(
 )
 
 
+# A whole group declared unfit by a trait: "women are too emotional to run a company",
+# "immigrants are too primitive to understand democracy".
+_UNFIT = re.compile(
+    rf"{_GROUP}\s*(?:are|'re|re|r|is)\s+(?:just |simply |all |naturally )?too (?:emotional|"
+    r"hysterical|irrational|weak|stupid|dumb|lazy|primitive|backward|violent|dirty|greedy|"
+    r"savage|uncivili[sz]ed|inferior)(?: and (?:too )?\w+)? to\b"
+)
 # Praise denied to a whole group: "Muslims are not nice people", "immigrants are not welcome
 # here", "women are not smart enough to vote". Its "not" is the statement, not a denial of it.
 _PRAISE_DENIED = re.compile(
@@ -620,6 +627,8 @@ def _hate_statement(normalized: str) -> bool:
     named = False
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence):
+            return True
+        if any(_asserted(sentence, m) for m in _UNFIT.finditer(sentence)):
             return True
         praise_denied = _PRAISE_DENIED.search(sentence)
         if praise_denied and not NEGATION.search(

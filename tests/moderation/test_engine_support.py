@@ -110,3 +110,27 @@ def test_plain_praise_of_a_group_is_allowed(text: str) -> None:
 def test_a_kind_word_inside_a_hateful_sentence_clears_nothing(text: str) -> None:
     assert not context.supportive(normalize(text))
     assert moderate(text).status == "DISALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Women are too emotional to run a company.",
+        "Immigrants are too primitive to understand democracy.",
+    ],
+)
+def test_a_group_declared_unfit_by_a_trait_is_hate(text: str) -> None:
+    verdict = moderate(text)
+    assert (verdict.status, verdict.category) == ("DISALLOWED", "HATE_SPEECH")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It's a myth that women are too emotional to lead.",
+        "Women are too often ignored in medical research.",
+        "Old people are too slow to drive safely at night.",
+    ],
+)
+def test_a_myth_named_or_a_plain_too_is_not_hate(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
