@@ -375,6 +375,8 @@ NEGATION = re.compile(
     r"wouldn'?t|shouldn'?t|can'?t|cannot|nobody|no one|none|nothing|neither|nor|"
     r"ne|pas|jamais|nicht|kein|keine|nie|niemals|nunca|jamas|ningun\w*)\b"
 )
+# Using a thing just named on someone: "I want to use it on my roommate".
+USE_ON = r"use (?:it|this|that|them|one) on"
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
@@ -400,8 +402,8 @@ _HOSTILE = re.compile(
     # Violence done to someone, which a negation denies: "I would never hurt anyone".
     r"hurt|hurting|harm|harming|attack|attacking|beat|beating|beaten|punch|punched|punching|"
     r"hit|hitting|stab|stabbed|stabbing|kick|kicked|kicking|assault\w*|abus\w+|bull(?:y|ied|ying)|"
-    r"harass\w*|threaten\w*|murder\w*|rape\w*|use (?:it|this|that|them|one) on (?:anyone|anybody|"
-    r"someone|somebody|people|others)|"
+    rf"harass\w*|threaten\w*|murder\w*|rape\w*|{USE_ON} (?:anyone|anybody|someone|somebody|"
+    r"people|others)|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
     r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
@@ -718,14 +720,23 @@ def supportive(sentence: str) -> bool:
     # Kind words clear a sentence about people for who they are ("I love my Muslim
     # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot"), nor
     # one that denies them ("gay people should not be accepted").
-    kind = [m for m in _SUPPORT.finditer(unquoted) if not _denied_in_clause(unquoted, m.start())]
+    kind = [m for m in _SUPPORT.finditer(unquoted) if not denied_before(unquoted, m.start())]
     return bool(kind) and names_a_group(unquoted)
 
 
-def _denied_in_clause(text: str, index: int) -> bool:
-    """A negation stands before `index` in its clause (up to 30 characters back)."""
-    clause = re.split(r"[,;:.!?]", text[max(0, index - 30) : index])[-1]
-    return bool(NEGATION.search(clause))
+_CLAUSE_BREAK = re.compile(r"[,;:.!?]")
+
+
+def clause_before(text: str, index: int, reach: int | None = None) -> str:
+    """The words of `text` before `index` in the same clause (at most `reach` characters)."""
+    start = 0 if reach is None else max(0, index - reach)
+    return _CLAUSE_BREAK.split(text[start:index])[-1]
+
+
+def denied_before(text: str, index: int) -> bool:
+    """A negation stands just before `index` in its clause ("should not be accepted", "I would
+    never use it on my kids")."""
+    return bool(NEGATION.search(clause_before(text, index, 30)))
 
 
 def _negated_before(text: str, index: int) -> bool:
@@ -764,7 +775,7 @@ _DENIED_HARM_TO_ANYONE = re.compile(
     rf"\b{_DENYING_SUBJECT}(?:never|not|don'?t|do not|won'?t|will not|wouldn'?t|would not)\s+"
     r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
     r"try(?:ing)? to|be)\s+){0,3}"
-    r"(?:kill|hurt|harm|attack|use (?:it|this|that|them|one) on) (?:anyone|anybody|someone|"
+    rf"(?:kill|hurt|harm|attack|{USE_ON}) (?:anyone|anybody|someone|"
     r"somebody|a soul|a fly|people|others)\b"
     r"(?!,? (?:but|except|other than|apart from|besides|save)\b)"
 )
@@ -799,7 +810,7 @@ def _said_of_speech(sentence: str, match: re.Match[str]) -> bool:
     rather than of words or acts ("racism should not be tolerated")."""
     if not _NOT_TO_BE.match(match.group(0)):
         return True
-    subject = re.split(r"[,;:.!?]", sentence[: match.start()])[-1]
+    subject = clause_before(sentence, match.start())
     return not names_a_group(subject) or bool(_SPEECH_NOUN.search(subject))
 
 

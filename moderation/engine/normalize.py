@@ -479,8 +479,9 @@ def _respellings() -> dict[str, str]:
         targets.update(t for t in terms if t.isalpha())
     targets.update(t for t in lexicon.PROTECTED_GROUPS if t.isalpha())
     slurs = {t for t in lexicon.SLURS if t.isalpha()}
+    every = targets | slurs
     meant: dict[str, set[str]] = {}
-    for word in targets | slurs:
+    for word in every:
         if len(word) < _RESPELL_MIN:
             continue
         variants = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
@@ -493,7 +494,7 @@ def _respellings() -> dict[str, str]:
     return {
         v: next(iter(w))
         for v, w in meant.items()
-        if len(w) == 1 and v not in targets | slurs and not _is_known(v)
+        if len(w) == 1 and v not in every and not _is_known(v)
     }
 
 
@@ -537,7 +538,7 @@ def _split_joined(word: str) -> str | None:
 
 def _respell_word(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word in _known_words() or _is_known(word):
+    if _is_known(word):
         return word
     meant = _respellings().get(word)
     if meant is not None:

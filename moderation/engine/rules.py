@@ -26,7 +26,7 @@ from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
 
 from . import lexicon
-from .context import NEGATION, denies_self_harm, sentences, supportive
+from .context import NEGATION, denied_before, denies_self_harm, sentences, supportive
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
 
 
@@ -630,10 +630,7 @@ def _hate_statement(normalized: str) -> bool:
             return True
         if any(_asserted(sentence, m) for m in _UNFIT.finditer(sentence)):
             return True
-        praise_denied = _PRAISE_DENIED.search(sentence)
-        if praise_denied and not NEGATION.search(
-            sentence, max(0, praise_denied.start() - 40), praise_denied.start()
-        ):
+        if _not_denied(_PRAISE_DENIED, sentence):
             return True
         for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE, _ATROCITY_ENDORSED):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
@@ -2217,13 +2214,9 @@ def asks_working_detail(normalized: str) -> bool:
 
 
 def _not_denied(pattern: re.Pattern[str], text: str) -> bool:
-    """`pattern` is in `text`, and not just denied in the words before it in its sentence ("I
-    would never use it on my kids")."""
-    for m in pattern.finditer(text):
-        before = re.split(r"[.!?]", text[max(0, m.start() - 25) : m.start()])[-1]
-        if not NEGATION.search(before):
-            return True
-    return False
+    """`pattern` is in `text`, and not just denied before it ("I would never use it on my
+    kids")."""
+    return any(not denied_before(text, m.start()) for m in pattern.finditer(text))
 
 
 def _means_for_someone(normalized: str) -> bool:
