@@ -231,6 +231,17 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             None,
         ),
         (r"\bkill(?:ing)?\s+(?:some\s+)?time\b", "pass time"),
+        # Chores and sports: take out the trash, choke up on the bat.
+        (
+            r"\btak(?:e|es|ing)\s+(?:out\s+the\s+(?:\w+\s+)?(?:trash|garbage|rubbish|bins?|"
+            r"recycling)|the\s+(?:\w+\s+)?(?:trash|garbage|rubbish|bins?|recycling)\s+out)\b",
+            "empty the bins",
+        ),
+        (
+            r"\bchok(?:e|es|ed|ing)\s+up\s+on\s+(?:the\s+|a\s+|my\s+|your\s+)?(?:\w+\s+)?"
+            r"(?:bat|club|racket|racquet|stick|grip)\b",
+            "grip higher on the bat",
+        ),
         # Waking late is about sleep, not about never waking: "will I not wake up in time".
         (r"\b(?:not |never )?wak(?:e|ing) up (?:in time|on time|too late|late)\b", "oversleep"),
         # Nature, history, disease and games.
@@ -417,8 +428,12 @@ _SUPPORT = re.compile(
     r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
-    r"paid (?:the same|equally|fairly)|equal pay|feel safe|"
+    r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
     r"trans women are women|trans men are men|"
+    # Who people are, defended: "being Muslim is not a crime", "it is okay to be gay".
+    r"(?:is not|are not|isn'?t|aren'?t|is never|are never) (?:a crime|a sin|wrong|a disease|"
+    r"an illness|a mental illness|unnatural|shameful)|(?:okay|ok|fine|normal|natural|alright|"
+    r"all right) to be|"
     # Hostility denied in so many words: "I have nothing against gay people".
     r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
     r"no hate (?:for|towards?)|"
@@ -433,7 +448,8 @@ _SPEECH_SUBJECT = (
     r"theory) that [^.!?]{1,80}?|"
     r"(?:saying|calling|claiming|writing|posting|to (?:say|call|claim|write|post)|hating|"
     r"attacking|mocking|bullying|insulting|harassing|excluding|discriminating against|"
-    r"targeting|using slurs)\s[^.!?]{1,80}?|"
+    r"targeting|using slurs|treating|demoni[sz]ing|dehumani[sz]ing|stereotyping|scapegoating|"
+    r"blaming|persecuting|threatening|beating|hurting|abusing|shaming|ridiculing)\s[^.!?]{1,80}?|"
     r"(?:the|such|this|that|these|those|your|his|her|their|my) (?:\w+ )?(?:comments?|remarks?|"
     r"statements?|claims?|ideas?|views?|opinions?|words?|slurs?|terms?|language|rhetoric|posts?|"
     r"tweets?|messages?|jokes?|stereotypes?|lies?|talk|speech|attitudes?|behaviou?r|signs?|"
@@ -442,7 +458,8 @@ _SPEECH_SUBJECT = (
     r"[\"”’'])"
 )
 _CONDEMNED = (
-    r"(?:not okay|not ok|unacceptable|wrong|hateful|racist|bigoted|disgusting|offensive|hurtful|"
+    r"(?:(?:not|never) (?:okay|ok|acceptable|alright|all right|right|justified|fine)|"
+    r"unacceptable|wrong|hateful|racist|bigoted|disgusting|offensive|hurtful|"
     r"harmful|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|false|a lie|lies|pathetic|"
     r"cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|bigotry|racism|sexism|"
     r"homophobia|transphobia|ableism|hate|hatred|absurd|ridiculous|untrue|baseless|debunked|"
@@ -458,9 +475,11 @@ _COUNTER = re.compile(
     rf"\b(?:that'?s|it'?s) {_CONDEMNED}\b|"
     # A claim reported and refuted at once: "some claim that ..., which is absurd".
     rf"\bwhich (?:is|was) (?:(?:so|just|plainly|simply|utterly|completely) )?{_CONDEMNED}\b|"
-    rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are)\s+"
+    rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are|'ve| have)\s+"
+    rf"(?:clearly |obviously |probably )?"
     rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
-    rf"mean|hurtful|ignorant|out of line)|a bully)\b|"
+    rf"mean|hurtful|ignorant|out of line)|a bully|never (?:met|known|talked to|spoken to|"
+    rf"worked with|lived (?:with|next to)))\b|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
     rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
     rf"dog whistles?)\b|"
@@ -521,7 +540,7 @@ GROUP_WORDS = re.compile(
 
 def names_a_group(normalized: str) -> bool:
     """The text names people for who they are: a group, or a slur for one."""
-    return bool(GROUP_WORDS.search(normalized) or lexicon.lexicon_counts(normalized)["slur"])
+    return bool(GROUP_WORDS.search(normalized) or lexicon.SLUR_RE.search(normalized))
 
 
 # Words that speak of a person or of people: pronouns (not the writer's own) and nouns for
@@ -656,6 +675,16 @@ def is_a_thing(noun: str) -> bool:
     return float(vector @ things - vector @ people) > THING_MARGIN
 
 
+_PLURAL = re.compile(r"\b([a-z]{3,}s)\b")
+_NOT_NOUNS = frozenset(
+    (
+        "does", "was", "has", "this", "its", "his", "hers", "ours", "yours", "theirs", "always",
+        "less", "unless", "perhaps", "sometimes", "towards", "afterwards", "besides", "whereas",
+        "thus", "yes",
+    )
+)  # fmt: skip
+
+
 def only_things_named(content: str, normalized: str) -> bool:
     """The text asks what people may do or have ("be allowed to vote", "marry", "be doctors")
     of things: every group word or colour in it qualifies a thing ("white grapes", "Jewish
@@ -665,13 +694,18 @@ def only_things_named(content: str, normalized: str) -> bool:
     if not _RIGHTS.search(normalized) or _PEOPLE.search(normalized):
         return False
     found = [*GROUP_WORDS.finditer(normalized), *_COLOUR.finditer(normalized)]
-    if not found or any(not _GROUP_ADJECTIVE.fullmatch(m.group(0)) for m in found):
+    if any(not _GROUP_ADJECTIVE.fullmatch(m.group(0)) for m in found):
         return False  # "women", "Muslims", "immigrants": nouns for people
     counts = lexicon.lexicon_counts(normalized)
     if counts["insult"] or counts["slur"] or counts["dehumanising"] or counts["profanity"]:
         return False
     if any(not GROUP_WORDS.fullmatch(m.group(0).lower()) for m in _INNER_CAPITAL.finditer(content)):
         return False
+    if not found:
+        # No group word at all: "Why should cucumbers not be allowed to marry?" asks it of
+        # whatever the plural nouns name.
+        nouns = [w for w in _PLURAL.findall(_RIGHTS.sub(" ", normalized)) if w not in _NOT_NOUNS]
+        return bool(nouns) and all(is_a_thing(noun) for noun in nouns)
     for match in found:
         following = _NEXT_WORD.match(normalized, match.end())
         if following is None:
@@ -680,6 +714,132 @@ def only_things_named(content: str, normalized: str) -> bool:
         if noun in _FUNCTION_WORDS or GROUP_WORDS.fullmatch(noun) or not is_a_thing(noun):
             return False
     return True
+
+
+# Abuse of a kind of people picked out by what they do or choose, not by who they are ("people
+# who litter are scum", "tax dodgers are parasites", "flat earthers are idiots"): harsh, but
+# aimed at no person and at no protected group.
+_KIND_SAID = re.compile(
+    r"^\s*(?:(?:all|most|these|those|the|some|many|any)\s+)?(?P<subject>(?:[a-z-]+\s+){0,2}?"
+    r"(?:[a-z-]+s|people|folk|anyone|anybody|everyone|everybody|someone))(?:\s+(?:who|that)\s+"
+    r"(?P<conduct>[^.!?]{1,60}?))?\s+(?:are|is|'re)\s+(?P<said>[^.!?]{1,80})"
+)
+_ANY_PERSON = re.compile(r"\b(?:you|your|yours|u|ur|ya|he|him|his|she|her|hers|i|me|my)\b")
+_ABUSE = re.compile(
+    r"\b(?:pathetic|losers?|morons?|idiots?|idiotic|stupid|dumb|scum|scumbags?|parasites?|trash|"
+    r"garbage|the worst|disgusting|vile|a disgrace|cowards?|cowardly|clowns?|pigs?|filth|"
+    r"subhuman|vermin|annoying|selfish|brain ?dead|imbeciles?|cretins?|jerks?|assholes?|"
+    r"arseholes?|dickheads?|wankers?|tossers?|pricks?|twats?|shits?|lowlifes?|low lifes?|"
+    r"worthless|useless|lazy|evil)\b"
+)
+
+
+def abuses_a_kind_of_conduct(sentence: str) -> bool:
+    """The sentence insults a kind of people named by what they do or choose, and nobody it
+    could mean for who they are: no protected group, no person addressed or pointed at, no
+    threat."""
+    from moderation.engine import normalize
+
+    found = _KIND_SAID.match(sentence)
+    if found is None or _ANY_PERSON.search(sentence) or names_a_group(sentence):
+        return False
+    subject = found.group("subject").split()
+    if subject[-1] in _ANYONE:
+        if found.group("conduct") is None:
+            return False  # "everyone is an idiot": no conduct picks anyone out
+    elif any(not normalize.is_known(w) and _near_a_group_word(w) for w in subject):
+        return False  # a group's name misspelt ("muzlims", "jooz")
+    named = " ".join(subject)
+    if lexicon.PROFANITY_RE.search(named) or lexicon.INSULT_RE.search(named):
+        return False  # "the fat bitches are annoying": the subject is itself an insult
+    said = found.group("said")
+    return bool(_ABUSE.search(said)) and not (
+        lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(said)
+    )
+
+
+_ANYONE = frozenset(("anyone", "anybody", "everyone", "everybody", "someone", "people", "folk"))
+
+
+@lru_cache(maxsize=1)
+def _group_words() -> tuple[str, ...]:
+    terms = (*lexicon.PROTECTED_GROUPS, *lexicon.IDENTITY_TERMS, *lexicon.SLURS)
+    return tuple(sorted({t for t in terms if t.isalpha() and len(t) >= 3}))
+
+
+def _near_a_group_word(word: str) -> bool:
+    """`word` is within two edits (three in a longer word) of a group's name or a slur."""
+    reach = 2 if len(word) < 6 else 3
+    return any(
+        abs(len(word) - len(term)) <= reach and _edits(word, term) <= reach
+        for term in _group_words()
+    )
+
+
+def _edits(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+_HOSTILE_FATE = re.compile(
+    r"\b(?:should|must|need to|deserve to|ought to)\b|\b(?:die|dead|killed|shot|hanged|burn)\b"
+)
+
+
+# Asking why a group cannot do what no one can ("Why can't gay people time travel?"): an
+# absurd premise, no claim against the group.
+_CANNOT = r"(?:can'?t|cannot|can not|(?:are|is)n'?t able to|(?:are|is) not able to|unable to|never)"
+_NO_ONE_CAN = (
+    r"(?:time ?travel|travel (?:back )?in time|breathe (?:under ?water|in space)|fly|teleport|"
+    r"read (?:minds|people'?s minds)|become invisible|turn invisible|be invisible|live forever|"
+    r"be immortal|live on (?:the sun|mars|the moon|venus|jupiter)|walk through walls|"
+    r"see through walls|shoot lasers|photosynthesi[sz]e|control the weather|stop time|"
+    r"levitate|move things with their minds|survive without (?:air|oxygen|food|water|sleep)|"
+    r"run (?:faster than|at) the speed of (?:light|sound)|lift (?:cars|a car|buildings|"
+    r"mountains)|talk to (?:animals|the dead)|turn into (?:animals|cats|dogs|birds|fish)|"
+    r"see the future|be in two places at once|hear colou?rs|shrink|walk on water|"
+    r"grow (?:wings|gills)|breathe fire)"
+)
+_ASKS_NO_ONE_CAN = re.compile(
+    rf"\b(?:why|how come|is it true that|is it because)\b[^.!?]{{0,60}}?\b(?:{_CANNOT}\s+"
+    rf"(?:\w+\s+){{0,2}}?|(?:can|do|are|is)\s+(?:\w+\s+){{1,4}}?(?:not|never|unable to)\s+)"
+    rf"(?:be able to\s+)?{_NO_ONE_CAN}\b"
+)
+
+
+def asks_why_no_one_can(sentence: str) -> bool:
+    """A question why someone cannot do what no person can."""
+    return (
+        bool(_ASKS_NO_ONE_CAN.search(sentence))
+        and not lexicon.lexicon_counts(sentence)["dehumanising"]
+    )
+
+
+# Violent words as a joke among friends: a laugh in the sentence, and what would set it off is
+# a trifle ("I'll kill you if you eat my leftovers lol", "spoil the finale and you're dead 😂").
+_LAUGH = re.compile(r"(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|xd)\b|😂|🤣|💀|😆|😅|😜|🙃)")
+_TRIFLE = re.compile(
+    r"\b(?:spoil\w*|eat|eats|ate|eaten|eating|touch\w*|take|takes|took|taking|steal\w*|stole|"
+    r"forget\w*|forgot|finish\w*|drink\w*|drank|use|used|uses|borrow\w*|wear\w*|wore|skip\w*|"
+    r"cancel\w*|lose|lost|break|broke|late|beat\w*|win|wins|won|snore\w*|tell|told)\b"
+    r"[^.!?]{0,40}?\b(?:leftovers|food|fries|chips|snacks?|pizza|slice|cake|chocolate|cookies|"
+    r"biscuits|sweets|candy|ending|finale|episode|season|show|series|movie|film|book|plot|"
+    r"charger|hoodie|jumper|sweater|clothes|shoes|phone|birthday|coffee|tea|milk|bed|seat|spot|"
+    r"remote|controller|game|match|plans|secret|surprise|lunch|dinner|breakfast|homework|"
+    r"notes|playlist|password|netflix)\b"
+)
+
+
+def jocular(sentence: str) -> bool:
+    """Violent words as a joke: a laugh, and a trifle or a game as what would set them off."""
+    if not _LAUGH.search(sentence):
+        return False
+    return bool(_TRIFLE.search(sentence) or re.search(rf"\b{_GAME}", sentence))
 
 
 def without_quotes(text: str) -> str:
@@ -708,7 +868,7 @@ def supportive(sentence: str) -> bool:
     ):
         return True
     said = list(_HOSTILE.finditer(unquoted))
-    if any(not _negated_before(unquoted, m.start()) for m in said):
+    if any(not negated_before(unquoted, m.start()) for m in said):
         return False
     # A negation clears a sentence when it denies the hostile words it holds ("disabled people
     # are not a burden"); one that denies nothing hostile ("nobody would care if you
@@ -739,9 +899,14 @@ def denied_before(text: str, index: int) -> bool:
     return bool(NEGATION.search(clause_before(text, index, 30)))
 
 
-def _negated_before(text: str, index: int) -> bool:
-    window = text[max(0, index - 40) : index]
-    return bool(NEGATION.search(window))
+# Where a denial stops reaching: the end of a sentence or a turn of contrast ("I don't hate
+# anyone, but gays are vermin": the "but" says what the "don't" was for).
+_CONTRAST = re.compile(r"[;:.!?]|\b(?:but|yet|however|though|although|except)\b")
+
+
+def negated_before(text: str, index: int, reach: int = 40) -> bool:
+    """A negation stands before `index`, within `reach` characters and no contrast away."""
+    return bool(NEGATION.search(_CONTRAST.split(text[max(0, index - reach) : index])[-1]))
 
 
 # The subject of a denial, and a modal after it, are taken out with it: "I'm" left alone reads,
@@ -790,8 +955,29 @@ def without_denied_self_harm(sentence: str) -> str | None:
     return rest if denied or denied_anyone else None
 
 
+_TURN = re.compile(r"\b(?:but|yet|however|though|although)\b")
+
+
 def counter_speech(sentence: str) -> bool:
-    return any(_said_of_speech(sentence, m) for m in _COUNTER.finditer(sentence))
+    """The sentence argues against hostility, and does not turn to it afterwards ("I don't
+    hate anyone, but gays are vermin" denies nothing it goes on to say)."""
+    return any(
+        _said_of_speech(sentence, m) and not _turns_hostile(sentence, m.end())
+        for m in _COUNTER.finditer(sentence)
+    )
+
+
+def _turns_hostile(sentence: str, index: int) -> bool:
+    turn = _TURN.search(sentence, index)
+    if turn is None:
+        return False
+    tail = sentence[turn.end() :]
+    if not (names_a_group(tail) or _THEM.search(tail)):
+        return False  # "I don't hate Muslims, but I do hate terrorism"
+    return any(not negated_before(tail, m.start()) for m in _HOSTILE.finditer(tail))
+
+
+_THEM = re.compile(r"\b(?:they|them|those people|these people|their kind)\b")
 
 
 _NOT_TO_BE = re.compile(r"(?:should|must) (?:never|not) be ")
@@ -805,9 +991,19 @@ _SPEECH_NOUN = re.compile(
 )
 
 
+# What "it is wrong" can be said of that is who people are, not what they do or say: "it is
+# wrong to be gay" condemns people, not hostility.
+_TO_BE_SOMEONE = re.compile(
+    r"\s*(?:to be|being)\s+(?:a\s+|an\s+)?(?:\w+\s+)?" + lexicon.IDENTITY_RE.pattern
+)
+
+
 def _said_of_speech(sentence: str, match: re.Match[str]) -> bool:
     """A counter-speech match, unless it is "should not be accepted" said of a group of people
-    rather than of words or acts ("racism should not be tolerated")."""
+    rather than of words or acts ("racism should not be tolerated"), or a condemnation of who
+    people are ("it is wrong to be gay")."""
+    if _TO_BE_SOMEONE.match(sentence, match.end()):
+        return False
     if not _NOT_TO_BE.match(match.group(0)):
         return True
     subject = clause_before(sentence, match.start())

@@ -461,7 +461,7 @@ def _known_words() -> frozenset[str]:
     return frozenset(w for w in vocab if w.isascii() and w.isalpha()) | _segment_words() | _CONTEMPT
 
 
-def _is_known(word: str) -> bool:
+def is_known(word: str) -> bool:
     known = _known_words()
     return word in known or any(
         word.endswith(end) and word[: -len(end)] in known for end in _SUFFIXES if len(word) > 5
@@ -494,7 +494,7 @@ def _respellings() -> dict[str, str]:
     return {
         v: next(iter(w))
         for v, w in meant.items()
-        if len(w) == 1 and v not in every and not _is_known(v)
+        if len(w) == 1 and v not in every and not is_known(v)
     }
 
 
@@ -538,7 +538,7 @@ def _split_joined(word: str) -> str | None:
 
 def _respell_word(match: re.Match[str]) -> str:
     word = match.group(0)
-    if _is_known(word):
+    if is_known(word):
         return word
     meant = _respellings().get(word)
     if meant is not None:

@@ -445,6 +445,20 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             # people to aim at; a group word said of things names none.
             flags.pop("HATE_SPEECH", None)
             flags.pop("HARASSMENT", None)
+        for category in [c for c in ("HATE_SPEECH", "HARASSMENT") if c in flags]:
+            if all(
+                context.asks_why_no_one_can(c) for c in parts.carriers(category, True, thresholds)
+            ):
+                flags.pop(category)  # "Why can't gay people time travel?"
+        for category in [c for c in ("VIOLENCE", "HARASSMENT") if c in flags]:
+            if all(context.jocular(c) for c in parts.carriers(category, True, thresholds)):
+                flags.pop(category)  # "I'll kill you if you eat my leftovers lol"
+        if "HARASSMENT" in flags and all(
+            context.abuses_a_kind_of_conduct(c)
+            for c in parts.carriers("HARASSMENT", True, thresholds)
+        ):
+            # "People who litter are scum": abuse of what people do, aimed at no one.
+            flags.pop("HARASSMENT")
 
     for finding in findings:
         f = flag(
@@ -498,7 +512,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             near.news
             or (near.fiction and category in ("VIOLENCE", "HARASSMENT"))
             or (
-                category in ("VIOLENCE", "HARASSMENT")
+                category in ("VIOLENCE", "HARASSMENT", "HATE_SPEECH")
                 and all(rules.asks_about_history(c) for c in carriers)
             )
             or (near.education and category in ("SEXUAL", "CHILD_SAFETY"))

@@ -26,7 +26,15 @@ from stdnum.in_ import aadhaar as std_aadhaar
 from stdnum.us import ssn as std_ssn
 
 from . import lexicon
-from .context import NEGATION, denied_before, denies_self_harm, sentences, supportive
+from .context import (
+    NEGATION,
+    denied_before,
+    denies_self_harm,
+    jocular,
+    negated_before,
+    sentences,
+    supportive,
+)
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
 
 
@@ -508,6 +516,19 @@ _GROUP = lexicon.GROUP_RE.pattern
 _DEHUMAN = lexicon.DEHUMANISING_RE.pattern
 # "all", "the", "these", "every single one of the" ... before a group.
 _WHOLE = r"(?:(?:all|the|these|those|every single one of the|every)\s+)*"
+_IDENTITY = lexicon.IDENTITY_RE.pattern
+# What being someone is called when who they are is condemned.
+_CONDEMNED_TRAIT = (
+    r"(?:wrong|a sin|sinful|disgusting|unnatural|sick|evil|shameful|an abomination|"
+    r"(?:not|never) (?:okay|ok|normal|natural|right|acceptable))"
+)
+# What happening to a group is hate to enjoy: suffering, dying, being hurt.
+_GROUP_HARMED = (
+    r"(?:suffer(?:s|ed|ing)?|die|dies|died|dying|drown(?:s|ed|ing)?|burn(?:s|ed|t|ing)?|"
+    r"bleed(?:s|ing)?|bled|starve(?:s|d)?|starving|(?:get|gets|got|getting|being|are|were) "
+    r"(?:beaten|hurt|killed|attacked|lynched|shot|bashed|murdered|stabbed|tortured|gassed|"
+    r"massacred|slaughtered)(?: up)?)\b"
+)
 _HATE_STATEMENT = re.compile(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
@@ -522,7 +543,32 @@ _HATE_STATEMENT = re.compile(
     rf"am disgusted by)\s+{_WHOLE}{_GROUP}|"
     rf"{_GROUP}\s+(?:make|makes) me (?:sick|want to (?:puke|vomit|throw up))|"
     rf"\b(?:fuck|screw)\s+{_WHOLE}{_GROUP}|"
-    rf"{_GROUP}\s+(?:can|should|need to|must)\s+(?:all\s+)?(?:fuck off|go to hell|rot in hell)"
+    rf"{_GROUP}\s+(?:can|should|need to|must)\s+(?:all\s+)?(?:fuck off|go to hell|rot in hell)|"
+    # A whole group wished away: "the world would be better without Roma", "I wish there were
+    # no Jews left", "a Muslim-free Europe".
+    rf"\b(?:would|'d|will) be (?:so |much |far |a lot |way )?(?:better|nicer|safer|cleaner|"
+    rf"happier|great|a (?:better )?(?:place|paradise))(?: off| place)? (?:without|with no|once "
+    rf"(?:we|they) (?:get|got) rid of) {_WHOLE}(?:any\s+)?(?:more\s+)?{_GROUP}|"
+    rf"\bi wish (?:there were|we had) no (?:more )?{_GROUP}|"
+    rf"{_GROUP}[- ]free (?:world|country|nation|town|city|europe|america|society|school|street|"
+    rf"neighbou?rhood)\b|"
+    # Harm to a group enjoyed: "I love it when gay people suffer", "nothing makes me happier
+    # than seeing Muslims die".
+    rf"\b(?:(?:love|enjoy|like|adore|live for|relish|delight in)(?: it)? (?:when|watching|"
+    rf"seeing|to see|to watch|hearing(?: about)?) |(?:makes? me (?:so )?(?:happy|glad)|makes? "
+    rf"my day|nothing makes me (?:happier|smile more)|i'?m (?:so )?(?:happy|glad)|i am (?:so )?"
+    rf"(?:happy|glad)) (?:than |when |to see |seeing |that )?(?:seeing |watching )?)"
+    rf"{_WHOLE}{_GROUP} (?:\w+ ){{0,2}}?{_GROUP_HARMED}|"
+    # Who someone is, condemned: "it's wrong to be gay", "being trans is a mental illness".
+    rf"\b(?:it'?s|it is|it was)\s+(?:\w+\s+)?{_CONDEMNED_TRAIT}\s+to be\s+(?:a\s+|an\s+)?"
+    rf"{_IDENTITY}|"
+    rf"\bbeing\s+(?:a\s+|an\s+)?{_IDENTITY}\s+(?:is|should be)\s+(?:\w+\s+)?(?:{_CONDEMNED_TRAIT}|"
+    r"a (?:disease|mental illness|sickness|disorder|crime)|illegal|punishable)\b|"
+    # Violence against a group approved of: "beating women is fine".
+    rf"\b(?:beating|hitting|killing|hurting|attacking|raping|lynching|shooting|bashing|burning|"
+    rf"gassing|stabbing|slapping)\s+{_WHOLE}{_GROUP}\s+(?:is|was)\s+(?:\w+\s+)?(?:fine|okay|ok|"
+    r"good|great|justified|acceptable|necessary|the answer|the solution|right|fun|deserved|no big "
+    r"deal)\b"
 )
 
 # A call, often put as a question, to repeat racist or genocidal violence: "why don't we bring
@@ -546,7 +592,8 @@ _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
-    r"(?:never|can'?t|won'?t) (?:stop|cease))\b"
+    r"(?:never|can'?t|won'?t) (?:stop|cease)|nothing (?:makes|would make) me (?:happier|"
+    r"smile more|more happy))\b"
 )
 
 
@@ -554,9 +601,9 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
     ("they are not animals", "I don't think immigrants are vermin"); a negation that asserts
     ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
-    before = _ASSERTING_NEGATION.sub(" ", sentence[max(0, match.start() - 40) : match.start()])
+    before = _ASSERTING_NEGATION.sub(" ", sentence[: match.start()])
     said = _ASSERTING_NEGATION.sub(" ", match.group(0))
-    return not (NEGATION.search(said) or NEGATION.search(before))
+    return not (NEGATION.search(said) or negated_before(before, len(before)))
 
 
 # What is said of a whole group that derogates it: vermin words, vices and crimes imputed to all
@@ -566,6 +613,7 @@ _DEROGATORY = (
     rf"always|too)\s+){{0,2}}(?:(?:a|an)\s+)?(?:\w+\s+)?(?:{_DEHUMAN}|(?:repulsive|disgusting|"
     rf"revolting|vile|filthy|dirty|greedy|lazy|stupid|dumb|inferior|criminals?|terrorists?|"
     rf"rapists?|thieves|liars|cheats|savages?|degenerates?|perverts?|paedophiles?|pedophiles?|"
+    rf"property|objects|livestock|cattle|breeding (?:machines|stock)|possessions|"
     rf"freaks?|a (?:plague|disease|cancer)|ruining|destroying|invading|taking over)\b)"
 )
 
@@ -613,6 +661,20 @@ _UNFIT = re.compile(
     r"hysterical|irrational|weak|stupid|dumb|lazy|primitive|backward|violent|dirty|greedy|"
     r"savage|uncivili[sz]ed|inferior)(?: and (?:too )?\w+)? to\b"
 )
+# Where a whole group is said to belong ("disabled people belong in a zoo", "women belong in
+# the kitchen"), and a whole group distrusted ("no black person can be trusted", "never trust
+# a Muslim").
+_BELONG_IN = re.compile(
+    rf"{_GROUP}\s+(?:should\s+|all\s+|only\s+)?belongs?\s+(?:in|behind|at|on)\s+(?:a |an |the )?"
+    r"(?:\w+ )?(?:zoo|cages?|trash|bin|gutter|prison|jail|camps?|hell|chains|kitchen|asylums?|"
+    r"institutions?|ovens?|gas chambers?|graves?|sewers?|cells?|bars|fields|plantations?|leash|"
+    r"home and nowhere else)\b"
+)
+_DISTRUSTED = re.compile(
+    rf"\bno\s+{_IDENTITY}(?:\s+(?:person|man|woman|one|guy))?\s+(?:can|could|should|is to)\s+"
+    rf"(?:ever\s+)?be trusted\b|\bnever trust (?:a|an|any)\s+{_IDENTITY}\b|"
+    rf"{_GROUP}\s+(?:can'?t|cannot|can never|should never|are never to) be trusted\b"
+)
 # Praise denied to a whole group: "Muslims are not nice people", "immigrants are not welcome
 # here", "women are not smart enough to vote". Its "not" is the statement, not a denial of it.
 _PRAISE_DENIED = re.compile(
@@ -628,16 +690,18 @@ def _hate_statement(normalized: str) -> bool:
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence):
             return True
-        if any(_asserted(sentence, m) for m in _UNFIT.finditer(sentence)):
-            return True
-        if _not_denied(_PRAISE_DENIED, sentence):
-            return True
-        for pattern in (_HATE_STATEMENT, _GROUP_SAID, _FOREIGN_HATE, _ATROCITY_ENDORSED):
+        for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
         found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)
         if found:
+            # Every pattern below names a group: a sentence that names none skips them all.
             named = True
+            if _not_denied(_PRAISE_DENIED, sentence) or _not_denied(_DISTRUSTED, sentence):
+                return True
+            for pattern in (_UNFIT, _BELONG_IN, _HATE_STATEMENT, _GROUP_SAID):
+                if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
+                    return True
         if named and any(
             _asserted(sentence, m)
             for m in _THEY_SAID.finditer(sentence, found.end() if found else 0)
@@ -831,7 +895,7 @@ def detect_violence(normalized: str) -> list[Finding]:
 
 def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None) -> list[Finding]:
     findings: list[Finding] = []
-    not_serious = bool(_NOT_SERIOUS.search(normalized))
+    not_serious = bool(_NOT_SERIOUS.search(normalized)) or jocular(normalized)
     negated = bool(_NEGATED.search(normalized))
     mass = _MASS_ATTACK.search(normalized)
     threat = (
@@ -1205,6 +1269,19 @@ _TRADE = re.compile(
     r"available|hit me up)\b"
 )
 _DRUG_RE = re.compile(rf"\b{_DRUG}\b")
+# Asking where to get hard drugs, or prescription drugs without a prescription: "where can I
+# buy cocaine", "how do I get Xanax without a prescription".
+_SEEKS_DRUGS = re.compile(
+    r"\b(?:where|how)\s+(?:can|could|do|would|should|to)\s+(?:(?:i|we|you|one)\s+)?(?:buy|get|"
+    r"find|score|order|purchase|get hold of|cop|source)\s+(?:some\s+)?(?:\w+\s+)?(?:cocaine|"
+    r"crack|heroin|meth|crystal meth|methamphetamine|mdma|molly|ecstasy|lsd|ketamine|fentanyl|"
+    r"pcp|ghb|dmt|china white|smack|black tar)\b(?!\s+(?:test|testing|strips?|kits?|addiction|"
+    r"overdose|withdrawal|treatment|rehab))|"
+    r"\b(?:buy|get|order|purchase|score)\s+(?:some\s+)?(?:xanax|oxy|oxycontin|oxycodone|"
+    r"adderall|percocets?|valium|codeine|tramadol|morphine|dilaudid|benzos?|opioids?|"
+    r"painkillers|steroids)\s+(?:online\s+)?(?:without|with no)\s+(?:a\s+)?(?:prescription|"
+    r"script|rx|doctor)\b"
+)
 _WEAPON_TRADE = re.compile(
     r"\b(?:ghost guns?|untraceable (?:guns?|firearms?|pistols?|rifles?)|unregistered (?:guns?|"
     r"firearms?|pistols?|rifles?|glocks?)|no (?:background check|serial(?: numbers?)?|paperwork)|"
@@ -1238,7 +1315,8 @@ _FRAUD = re.compile(
     r"as a service)|stolen identities|sell(?:ing)? (?:ssn|identities|fullz))\b"
 )
 _HARM_REDUCTION = re.compile(
-    r"\b(?:harm reduction|test(?:ing)? kits?|reagent|narcan|naloxone|overdose prevention|"
+    r"\b(?:harm reduction|test(?:ing)? (?:kits?|strips?)|reagent|narcan|naloxone|"
+    r"overdose prevention|"
     r"recovery|rehab|sober|sobriety|clean for|years clean|days clean|detox|addiction|"
     r"withdrawal|relapse|treatment)\b"
 )
@@ -1361,6 +1439,7 @@ def _illegal_findings(normalized: str) -> list[Finding]:
     drug_trade = (
         (strong_drugs or len(drug_hits) >= 2) and (strong_trade or len(trade_hits) >= 2)
     ) or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
+    drug_trade = drug_trade or bool(_SEEKS_DRUGS.search(normalized))
     if drug_trade and not _HARM_REDUCTION.search(normalized):
         findings.append(
             Finding(
@@ -1896,16 +1975,20 @@ _RELATION = (
     r"grandfather|grandparents|parents|in-?laws|(?:mother|father)-in-law|friend|bully|rival|"
     r"enemy|student|pupil|patient|employee|employer|crush|date|kids?|child|children)"
 )
-_VICTIM = (
+_PERSON = (
     r"(?:someone|somebody|anyone|a person|people|a human|kids|children|him|her|them|"
     r"(?:an?|the|this|that) (?:\w+ )?(?:man|woman|person|guy|girl|boy|kid|child|baby|toddler|"
     r"teen|teenager|stranger|lady|dude|cop|police officer|guard|politician|witness|president)|"
     rf"(?:my|his|her|their|our|your|a) (?:\w+'?s? )?{_RELATION}|"
     r"(?:my|his|her|their|our|your|a|the) (?:\w+'?s? )?(?:dog|cat|puppy|kitten|pet|horse)|"
     r"(?:an? )?(?:old|elderly) (?:man|woman|person|people))"
-    # Not the owner of what is named next: "get rid of my cat's fleas".
-    r"(?!'s\b)"
 )
+_NOT_A_PET = (
+    r"(?!\s+(?:my|his|her|their|our|your|a|the)\s+(?:\w+'?s?\s+)?(?:dog|cat|puppy|kitten|pet|"
+    r"horse))"
+)
+# Not the owner of what is named next: "get rid of my cat's fleas".
+_VICTIM = _PERSON + r"(?!'s\b)"
 _HURT = (
     r"(?:hurt|injure|harm|poison|kill|murder|stab|strangle|choke|suffocate|smother|drown|drug|"
     r"sedate|kidnap|abduct|beat up|beat|torture|maim|disable|cripple|paraly[sz]e|blind|attack|"
@@ -1922,6 +2005,11 @@ _HARASS = (
 )
 _HARMFUL_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
+    # Poison in what someone eats or drinks: "how can I poison my coworker's coffee".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:poison|spike|lace|contaminate|tamper with|"
+    rf"drug{_NOT_A_PET})\s+"
+    rf"(?:{_PERSON}'s|his|her|their) (?:\w+ )?(?:coffee|tea|drinks?|food|meals?|lunch|dinner|"
+    rf"breakfast|water|wine|beer|soup|juice|smoothie|medicine|medication|pills|insulin|inhaler)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:knock|beat|rough|bump|finish|snuff)\s+{_VICTIM}\s+"
     rf"(?:out|up|off)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
@@ -2001,8 +2089,12 @@ _HARASSING_WRITING = re.compile(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:threatening|intimidating|harassing|abusive|insulting|"
     rf"degrading|humiliating|hurtful|cruel|nasty|mean|anonymous hate)\s+(?:\w+\s+)?{_WRITING}\b"
     rf"[^.!?]{{0,40}}?\b(?:for|to|at|about|against|toward|towards) {_VICTIM}"
-    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?(?:insults?|roasts?|mean (?:things|jokes))\b"
-    rf"[^.!?]{{0,60}}?\b(?:use on|say to|send (?:to|him|her|them)|drop in|post (?:about|on))\b"
+    rf"|\b(?:{_CREATE}|what are (?:some|the|good|the best)|list|suggest|tell me|teach me|"
+    rf"i need|i want)\s+(?:\w+\s+){{0,3}}?(?:insults?|roasts?|slurs?|put-?downs?|(?:mean|nasty|"
+    rf"hurtful|offensive|cruel|insulting|racist|homophobic) (?:things|jokes|names|nicknames|"
+    rf"words|comments))\b[^.!?]{{0,60}}?\b(?:use on|use against|say to|send (?:to|him|her|"
+    rf"them)|drop in|post (?:about|on)|call (?:my|him|her|them|this|that|the|a|an)|hurl at|"
+    rf"throw at|yell at)\b"
 )
 _HATEFUL_WRITING = re.compile(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
@@ -2012,7 +2104,10 @@ _HATEFUL_WRITING = re.compile(
 _WRITING_PROTECTIVE = re.compile(
     r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
     r"(?:train|test|evaluate) (?:a |our |my )?(?:classifier|filter|model|moderation)|"
-    r"how to (?:respond|reply|report|deal with|handle)|recogni[sz]e|spot)\b"
+    r"how to (?:respond|reply|report|deal with|handle)|recogni[sz]e|spot)\b|"
+    # A roast among friends: "a roast joke for my best friend's 40th".
+    r"\broast\w*\b(?=[^.!?]*\b(?:(?:best |old )?friends?|buddy|mate|bestie|birthday|"
+    r"\d+(?:th|st|nd|rd)|wedding|stag|bachelor(?:ette)?|retirement|party|toast)\b)"
 )
 
 
@@ -2024,8 +2119,17 @@ _DOX_TARGET = re.compile(
     r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|"
     r"(?:her|his|their) (?:phone )?number|phone number of)"
 )
+# Making it public: "post her address so we can all pay her a visit".
+_DOX_POSTED = re.compile(
+    r"\b(?:post|share|leak|publish|spread|drop|put up|dox)\w*\s+(?:her|his|their|(?:this|that|the) "
+    r"\w+'s|\w+'s)\s+(?:home\s+)?(?:address|phone number|number|location|workplace)\b"
+    r"(?=[^.!?]{0,60}\b(?:so (?:everyone|everybody|people|we|the whole \w+) (?:knows?|can)|"
+    r"online|everywhere|on (?:twitter|reddit|facebook|instagram|tiktok|discord|telegram|the "
+    r"forum|the (?:group )?chat|the server)|pay (?:her|him|them) a (?:little )?visit|show up)\b)"
+)
 _DOX_AIM = re.compile(
-    r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|at (?:her|his|their) "
+    r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
+    r"a (?:little )?visit|at (?:her|his|their) "
     r"door|flood|my followers|make (?:her|him|them) pay|confront|without (?:her|him|them) "
     r"knowing|only know (?:her|his|their) (?:first )?name|from (?:the |her |his |their )?(?:stuff |"
     r"things )?(?:in the )?(?:photos?|videos?|pictures?|background))\b"
@@ -2297,6 +2401,12 @@ _REQUESTS: tuple[
             "Seeks where a private person lives or works in order to reach them.",
             "DOXXING",
         ),
+    ),
+    (
+        _DOX_POSTED,
+        None,
+        None,
+        _asked("HARASSMENT", "Makes where a private person lives or works public.", "DOXXING"),
     ),
 )
 _FRAUD_REQUEST = Finding(

@@ -312,7 +312,7 @@ def test_what_is_said_of_they_once_a_group_is_named_is_hate(text: str) -> None:
     "text",
     [
         "My landlord is a disgusting parasite.",
-        "People who chew loudly are subhuman trash.",
+        "My neighbour who chews loudly is subhuman trash.",
     ],
 )
 def test_hate_words_aimed_at_no_group_are_harassment_and_say_so(text: str) -> None:
