@@ -143,6 +143,15 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"matar|mata|matara|mataran)\b",
             r"\g<who> me va a reganar",
         ),
+        # Dying of laughter, hunger or longing, in French, German and Spanish: "me muero de
+        # ganas de verte", "je meurs de faim", "ich sterbe vor Hunger".
+        (
+            r"\b(?:me muero|me estoy muriendo|me mori|muero|je meurs|j'en meurs|on meurt|ich "
+            r"sterbe|sterbe) (?:de|d'|vor) (?:ganas|risa|hambre|sed|sueno|frio|calor|verguenza|"
+            r"aburrimiento|amor|envie|faim|rire|soif|froid|chaud|honte|ennui|hunger|lachen|durst|"
+            r"langeweile|kalte|hitze|sehnsucht)\b",
+            "really want",
+        ),
         # A slur's homonym on the plate or in the hearth: faggots (meatballs) and peas, a bundle
         # of faggots (firewood).
         (

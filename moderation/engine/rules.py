@@ -964,7 +964,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
         )
-    if _BOMB_MAKING.search(normalized):
+    if _BOMB_MAKING.search(normalized) or _FOREIGN_BOMB_MAKING.search(normalized):
         findings.append(
             Finding(
                 "VIOLENCE",
@@ -1620,7 +1620,10 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 live = (m, sentence)
                 break
     if live is None:
-        return []
+        gone = _GONE.search(normalized)
+        if not (gone and _FAREWELL.search(normalized) and not _JOURNEY.search(normalized)):
+            return []
+        live = (gone, normalized)
     match, sentence = live
     if match.re is _TELLS_TO_DIE or _FOREIGN_ENCOURAGE.search(match.group(0)):
         return [
@@ -2442,9 +2445,11 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         return [_MEANS_REQUEST]
     if asks_working_detail(normalized):
         return [_DETAIL_REQUEST]
-    if (_NCII.search(normalized) or _NUDES_SHARED.search(normalized)) and not (
-        _NCII_PROTECTIVE.search(normalized)
-    ):
+    if (
+        _NCII.search(normalized)
+        or _NUDES_SHARED.search(normalized)
+        or _FOREIGN_SEXTORTION.search(normalized)
+    ) and not (_NCII_PROTECTIVE.search(normalized)):
         return [_SHARED_IMAGES]
     return []
 
@@ -2549,6 +2554,39 @@ _FOREIGN_SELF_HARM = re.compile(
     r"\bme pego un tiro\b|\bme las tomo todas\b|\bme tomo todas las pastillas\b|"
     r"\bcortarme las venas\b|\bquitarme la vida\b"
 )
+# "I won't be here tomorrow" ("morgen bin ich nicht mehr da", "demain je ne serai plus là",
+# "mañana ya no estaré aquí"): intent only beside the means or a farewell, and no journey.
+_GONE = re.compile(
+    r"\b(?:by (?:this time )?tomorrow|tomorrow|tonight|soon) i'?ll be gone\b|\bi (?:won'?t|will "
+    r"not) be (?:here|around) (?:tomorrow|much longer|anymore|by (?:morning|tomorrow))\b|"
+    r"\b(?:morgen|bald|heute nacht|heute abend|dann) bin ich nicht mehr (?:da|hier)\b|"
+    r"\b(?:demain|bientot|ce soir) je ne serai plus (?:la|ici)\b|\bje ne serai plus (?:la|ici) "
+    r"(?:demain|ce soir)\b|\b(?:manana|pronto|esta noche) ya no (?:estare|voy a estar) "
+    r"(?:aqui|mas|con vosotros|con ustedes)\b"
+)
+_FAREWELL = re.compile(
+    r"\b(?:pills|rope|(?:suicide|goodbye) note|letters?|goodbye|sorry for everything|end it|"
+    r"my life|"
+    r"tabletten|pillen|strick|seil|abschied\w*|lebewohl|brief|leben|sterben|"
+    r"medicaments|cachets|pilules|corde|adieu|lettre|vie|mourir|pastillas|cuerda|despedida|"
+    r"adios|carta|vida|morir)\b"
+)
+_JOURNEY = re.compile(
+    r"\b(?:trip|holiday|vacation|flight|flying|moving|travel\w*|leaving for|appointment|"
+    r"day off|off work|shift|sick|"
+    r"urlaub|reise|fahre|fliege|umzug|ziehe|vacances|voyage|pars|demenage|vacaciones|"
+    r"viaje|me voy de|me mudo|vuelo)\b"
+)
+# Asking how to build a bomb, in French, German and Spanish (not a bath bomb or an iced one).
+_FOREIGN_BOMB_MAKING = re.compile(
+    r"\b(?:comment (?:on )?(?:faire|fabriquer|construire|preparer|fait-on|fabrique-t-on)|"
+    r"(?:wie|womit) (?:baue|mache|bastle|baut|macht|bastelt|kann) (?:ich|man)(?: \w+)?|"
+    r"como (?:se )?(?:hago|hacer|fabrico|fabricar|construyo|construir|armo|armar|preparo|"
+    r"preparar|hace|fabrica|construye|arma))\s+(?:\w+\s+){0,2}?(?:une bombe|un explosif|des "
+    r"explosifs|un cocktail molotov|une grenade|eine (?:\w+)?bombe|sprengstoff|einen "
+    r"molotow\w*|eine granate|una bomba|un explosivo|explosivos|un (?:coctel )?molotov|una "
+    r"granada|(?:rohr|nagel|brand)bomben?)\b(?! (?:de bain|glacee|de bano|de agua|de semillas))"
+)
 # Telling someone to kill or hurt themselves.
 _FOREIGN_ENCOURAGE = re.compile(
     r"\b(?:tue-toi|tue toi|suicide-toi|suicide toi|va te pendre|pends-toi|pends toi|"
@@ -2567,6 +2605,22 @@ _FOREIGN_GROUP = (
     r"homosexuales|mujeres|gitanos|handicapes|homos|pedes|gouines|tapettes|bougnoules|negres|"
     r"youpins|bicots|behinderte\w*|schwule|kanaken|neger|schwuchteln|moslems|sudacas|maricones|"
     r"moros|discapacitados|panchitos|negratas|bolleras|mariquitas)"
+)
+# Intimate pictures demanded or held over someone, in French, German and Spanish: "envoie-moi
+# des photos nue ou je montre tout à tes parents", "ich hab deine Nacktbilder noch, wenn du
+# nicht ...", "tengo tus fotos desnuda, si no ...".
+_FOREIGN_NUDES = (
+    r"(?:(?:photos?|videos?|pics?|images?) (?:de toi )?(?:nue?s?|a poil|sans rien)|nudes|"
+    r"nacktbilder|nacktfotos|nacktvideos|(?:fotos?|videos?|bilder) (?:von dir )?nackt|"
+    r"(?:fotos?|videos?) (?:tuyas? )?(?:desnud[oa]s?|en bolas|sin ropa))"
+)
+_FOREIGN_SEXTORTION = re.compile(
+    rf"\b(?:envoie|envoies|envoyez|schick|schicke|schickst|sende|mandame|enviame|pasame|"
+    rf"manda|envia)\b[^.!?]{{0,30}}?\b{_FOREIGN_NUDES}\b[^.!?]{{0,20}}?\b(?:ou|sinon|oder|"
+    r"sonst|o|si no)\b|"
+    rf"\b(?:j'ai|j ai|ich hab|ich habe|hab|tengo)\s+(?:encore |toujours |noch |immer noch |"
+    rf"todavia |aun )?(?:tes|deine|tus)\s+{_FOREIGN_NUDES}\b[^!?]{{0,80}}?\b(?:si tu|sinon|"
+    r"wenn du|sonst|si no)\b"
 )
 _FOREIGN_SLUR = re.compile(
     r"\b(?:bougnoules?|negres?|youpins?|bicots?|tapettes?|gouines?|tarlouzes?|kanaken?|"
