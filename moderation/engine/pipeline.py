@@ -515,7 +515,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                 category in ("VIOLENCE", "HARASSMENT", "HATE_SPEECH")
                 and all(rules.asks_about_history(c) for c in carriers)
             )
-            or (near.education and category in ("SEXUAL", "CHILD_SAFETY"))
+            or (near.education and category in ("SEXUAL", "CHILD_SAFETY", "HARASSMENT"))
         )
         recovering = category == "SELF_HARM" and all(
             rules.RECOVERY.search(c)

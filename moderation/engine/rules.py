@@ -1077,18 +1077,62 @@ _VEILED_THREAT = re.compile(
     r"(?:when (?:there'?s no|we meet|i see you|i find you|you'?re alone|it'?s just)|in person|"
     r"face to face|offline|irl)|"
     r"\bno screen between us\b|"
+    # An "accident" foretold for someone's family: "your kids are going to have an accident".
+    r"\byour (?:kids?|children|son|daughter|wife|husband|family|mum|mom|dad|parents|sister|"
+    r"brother) (?:is|are|might|may|could) (?:going to |gonna )?(?:have|get into|be in|meet "
+    r"with) (?:an? )?(?:(?:nasty|terrible|little|unfortunate|bad|tragic) )?accident\b|"
     r"\b(?:bat|knife|blade|crowbar|hammer|machete|pipe|brick|tire iron|brass knuckles)\b"
     r"[^.!?]{0,60}?\b(?:for|on|into|across) (?:your|his|her) (?:knees?|kneecaps?|legs?|face|"
     r"head|skull|teeth|ribs)\b"
 )
 
 
+# Violence wished on someone: "that teacher deserves to be raped", "he should be beaten".
+_WISHED_HARM = re.compile(
+    r"(?<!')\b(?:he|she|they|you|(?:that|this|the|my|your|his|her|our) (?P<noun>[a-z]+)|"
+    r"(?P<name>[a-z]+))\s+(?:deserves?|"
+    r"deserved|should|needs? to|ought to)\s+(?:to\s+)?(?:be|get)\s+(?:\w+\s+)?(?:raped|gang ?raped|"
+    r"tortured|beaten(?: up)?|lynched|burned alive|set on fire|strangled|stabbed|killed|murdered|"
+    r"shot|curb ?stomped|mutilated|beheaded)\b"
+)
+
+
+def _wished_on_someone(match: re.Match[str]) -> bool:
+    """The one violence is wished on is a person: "that teacher", not "the steak"."""
+    from .context import is_a_thing
+
+    noun = match.group("noun") or match.group("name")
+    if noun is None:
+        return True  # a pronoun
+    if noun in _NOT_A_NAME:
+        return False
+    return not is_a_thing(noun)
+
+
+_NOT_A_NAME = frozenset(
+    (
+        "it", "this", "that", "which", "what", "these", "those", "there",
+        # Things shot, killed or beaten that the encoder places no nearer things than people.
+        "penalty", "ball", "puck", "kick", "photo", "picture", "scene", "film", "video", "movie",
+        "footage", "episode", "ad", "commercial", "bill", "project", "idea", "process", "app",
+        "feature", "show", "deal", "proposal", "plan", "record", "time", "mixture", "batter",
+    )
+)  # fmt: skip
+
+
 def detect_intimidation(normalized: str) -> list[Finding]:
-    """Threats made by what the writer knows, holds or will expose, and threats put as hints."""
+    """Threats made by what the writer knows, holds or will expose, threats put as hints, and
+    violence wished on someone."""
     # A denial governs its own sentence: "I would never post your address" is no threat.
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
     if any(_VEILED_THREAT.search(s) for s in said):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
+    if any(
+        not negated_before(s, m.end(), 60) and _wished_on_someone(m)
+        for s in said
+        for m in _WISHED_HARM.finditer(s)
+    ):
+        return [Finding("VIOLENCE", ("VIOLENCE",), "HIGH", 0.85, "Wishes violence on someone.")]
     if any(_ASKING_FOR_IT.search(s) for s in said):
         return [
             Finding(
@@ -1760,7 +1804,30 @@ _CHILD_CONTACT = re.compile(
 _HIDDEN_FROM_ADULTS = re.compile(
     r"\b(?:without (?:her|his|their|the|any|other)?\s*(?:\w+ )?(?:parents?|mum|mom|dad|mother|"
     r"father|family|adults?|teachers?) (?:\w+ )?(?:knowing|finding out|noticing|suspecting|"
-    r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell)\b"
+    r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell|without "
+    r"(?:telling|informing|asking) (?:her|his|their|the)?\s*(?:parents?|mum|mom|dad|mother|"
+    r"father|family|teachers?)|behind (?:her|his|their) (?:parents'?|mum'?s|mom'?s|dad'?s|"
+    r"family'?s) backs?)\b"
+)
+# A child's body sexualised ("she's only 12 but she has such a hot body"), children watched
+# undressing, and children said to be able to consent.
+_SEXUALISED_BODY = re.compile(
+    r"\b(?:fuckable|bangable|thicc|hot (?:little )?(?:body|ass|legs|figure|tits|bod)|(?:tight|"
+    r"perfect|nice) (?:little )?(?:ass|tits)|sexy (?:little )?(?:body|ass|legs|figure|bod)|(?:so|"
+    r"such|really|very) sexy\b(?! (?:dress|outfit|clothes|costume|top|skirt|shoes)))"
+)
+_WATCHING_CHILDREN = re.compile(
+    r"\bi (?:like|love|enjoy|want to|wanna|get off on|have been|keep)\s+(?:\w+\s+)?(?:watch\w*|"
+    r"spy\w*|peep\w*|film\w*|record\w*|star\w*|look\w* at)\b[^.!?]{0,30}\b(?:little girls?|"
+    r"little boys?|kids|children|young girls|young boys|minors|(?:school)?girls|(?:school)?boys)"
+    r"\b[^.!?]{0,40}\b(?:changing rooms?|locker rooms?|showers?|bathrooms?|toilets?|undress\w*|"
+    r"getting changed|changing|in their underwear|naked)\b"
+)
+_CHILD_CONSENT = re.compile(
+    rf"\b(?:kids|children|minors|(?:{_AN_AGE})|(?:kids|children|girls|boys|teens) (?:that|of "
+    r"that|her|his|their) age)\b[^.!?]{0,40}\b(?:(?:are|is) (?:old enough|mature enough|able|"
+    r"capable|ready) to (?:consent|have sex)|can (?:consent|give consent)|should be (?:able|"
+    r"allowed) to consent)\b|\blower(?:ed|ing)? the age of consent to (?:1[0-5]|[1-9])\b"
 )
 # Sexual writing or role-play with a child in it (the three within a short stretch of text).
 _AGE_WORDS = re.compile(
@@ -1814,9 +1881,19 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
         normalized
     ):
         return [_child_finding("Seeks to get a child to send pictures, keep secrets or be alone.")]
+    # A claim that children can consent is its own subject: talk of consent protects nothing.
+    if _CHILD_CONSENT.search(normalized) or (
+        _WATCHING_CHILDREN.search(normalized) and not _PROTECTIVE.search(normalized)
+    ):
+        return [_child_finding("Sexualises children or claims they can consent.")]
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
         return []
+    if not _PROTECTIVE.search(normalized) and any(
+        (_AGE.search(s) or _MINOR.search(s)) and _SEXUALISED_BODY.search(s)
+        for s in sentences(normalized)
+    ):
+        return [_child_finding("Sexualises a child's body.")]
     explicit = _EXPLICIT.findall(normalized)
     protective = _PROTECTIVE.search(normalized)
     if protective:
@@ -1861,7 +1938,9 @@ _EDUCATION = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"
     r"diagnos\w+|treatment|contracepti\w+|condoms?|std|sti|hiv|pregnan\w+|puberty|gynecolog\w+|"
     r"urolog\w+|sexual health|reproductive health|health class|therapy|therapist|textbook|"
-    r"(?:biology|health|science|sex ed) (?:lesson|class|teacher))\b"
+    r"(?:biology|health|science|sex ed) (?:lesson|class|teacher)|(?:warning )?signs of|"
+    r"how (?:do|can) (?:i|we|you|parents|teachers) (?:recogni[sz]e|spot|tell if|know if|prevent|"
+    r"report)|safeguarding)\b"
 )
 
 

@@ -114,3 +114,39 @@ def test_a_laugh_does_not_excuse_a_threat_over_no_trifle(text: str) -> None:
     assert verdict.status == "DISALLOWED"
     assert "THREAT" in verdict.detected_signals
     assert verdict.escalation_required
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That teacher deserves to be raped.",
+        "She deserves to get beaten up.",
+        "Karen should be set on fire.",
+    ],
+)
+def test_violence_wished_on_someone_is_violence(text: str) -> None:
+    verdict = moderate(text)
+    assert verdict.status == "DISALLOWED"
+    assert verdict.category == "VIOLENCE"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nobody deserves to be raped.",
+        "No one deserves to be beaten.",
+        "The steak should be beaten with a mallet.",
+        "The eggs need to be beaten.",
+        "The penalty should be shot by our best striker.",
+        "The bill should be killed in committee.",
+    ],
+)
+def test_denied_wishes_and_things_beaten_or_shot_are_allowed(text: str) -> None:
+    assert moderate(text).status == "ALLOWED"
+
+
+def test_an_accident_foretold_for_someones_children_is_a_threat() -> None:
+    verdict = moderate("Your kids are going to have an accident on the way to school.")
+    assert verdict.category == "VIOLENCE"
+    assert "THREAT" in verdict.detected_signals
+    assert verdict.escalation_required
