@@ -400,7 +400,9 @@ USE_ON = r"use (?:it|this|that|them|one) on"
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
-    r"\b(?:nothing (?:but|more than)|no better than|never(?:,? ever)? stop|no (?:\w+ ){1,3}"
+    r"\b(?:nothing (?:but|more than)|no better than|no less (?!(?:human|worthy|deserving|"
+    r"valuable|important|capable|smart)\b)\w+ than|never(?:,? ever)? stop|"
+    r"no (?:\w+ ){1,3}"
     r"deserves? to (?:live|exist|breathe|be alive)\b(?! in| like| with| under| without)|"
     r"(?:don'?t|doesn'?t|do not|does not) deserve (?:to live|to exist|rights|respect|anything)|"
     r"not (?:even )?(?:a )?"
@@ -439,6 +441,10 @@ _SUPPORT = re.compile(
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
     r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
     r"trans women are women|trans men are men|"
+    # Worth denied to be less: "gay people are not less than anyone else", "no less human".
+    r"(?:are|is|'re) (?:not|no) less (?:than (?:anyone|anybody|everyone|you|us|others|the "
+    r"rest)|human|worthy|deserving|valuable|important)|no less (?:human|worthy|deserving|"
+    r"valuable|important) than|not a monolith|"
     # Who people are, defended: "being Muslim is not a crime", "it is okay to be gay".
     r"(?:is not|are not|isn'?t|aren'?t|is never|are never) (?:a crime|a sin|wrong|a disease|"
     r"an illness|a mental illness|unnatural|shameful)|(?:okay|ok|fine|normal|natural|alright|"
@@ -503,8 +509,13 @@ _COUNTER = re.compile(
     # ("gay people should not be accepted") it is no counter-speech (`_said_of_speech`).
     r"\b(?:(?:should|must) (?:never|not) "
     r"(?:be (?:said|called|used|tolerated|accepted|excused|repeated|normali[sz]ed|ignored)|say|"
-    r"call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never) "
-    r"(?:hate|think|believe|agree|say)|no one (?:should|deserves)|nobody (?:should|deserves)|"
+    r"call|use)|stop (?:saying|calling|using|spreading)|i (?:don'?t|do not|never|would never|"
+    r"will never|'d never|wouldn'?t ever) (?:hate|think|believe|agree|say|call)|"
+    # Told off: "I told him he was wrong", "I called her out".
+    r"(?:i|we) (?:told|tell) (?:him|her|them|my \w+) (?:that )?(?:he|she|they|it) (?:was|were|is|"
+    r"are) (?:wrong|out of line|being (?:racist|sexist|homophobic|transphobic|ignorant|a bigot))|"
+    r"(?:i|we) (?:called|call) (?:him|her|them) out|no one (?:should|deserves)|"
+    r"nobody (?:should|deserves)|"
     r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
     r"it'?s not true that|is a myth|are a myth|is a stereotype|"
     r"(?:it'?s|it is|that'?s|that is) (?:a |an )?(?:myth|lie|stereotype|old stereotype|nonsense|"
@@ -910,7 +921,12 @@ def denied_before(text: str, index: int) -> bool:
 
 # Where a denial stops reaching: the end of a sentence or a turn of contrast ("I don't hate
 # anyone, but gays are vermin": the "but" says what the "don't" was for).
-_CONTRAST = re.compile(r"[;:.!?]|\b(?:but|yet|however|though|although|except)\b")
+_CONTRAST = re.compile(
+    r"[;:.!?]|\b(?:but|yet|however|though|although|except)\b|"
+    # A new clause with its own subject: "gay people are not less than anyone, they are ...".
+    r",\s*(?=(?:they|he|she|we|you|i|it|those people|these people)\s+(?:are|is|'re|were|was|"
+    r"should|must|will|'ll)\b)"
+)
 
 
 def negated_before(text: str, index: int, reach: int = 40) -> bool:
@@ -983,7 +999,18 @@ def _turns_hostile(sentence: str, index: int) -> bool:
     tail = sentence[turn.end() :]
     if not (names_a_group(tail) or _THEM.search(tail)):
         return False  # "I don't hate Muslims, but I do hate terrorism"
-    return any(not negated_before(tail, m.start()) for m in _HOSTILE.finditer(tail))
+    return any(
+        not negated_before(tail, m.start())
+        for pattern in (_HOSTILE, _VICE)
+        for m in pattern.finditer(tail)
+    )
+
+
+# Vices imputed to a group after a turn: "..., but they are all thieves".
+_VICE = re.compile(
+    r"\b(?:thieves|criminals|terrorists|rapists|liars|cheats|savages|degenerates|perverts|"
+    r"greedy|lazy|dirty|stupid|dangerous|violent)\b"
+)
 
 
 _THEM = re.compile(r"\b(?:they|them|those people|these people|their kind)\b")

@@ -592,8 +592,16 @@ _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
-    r"(?:never|can'?t|won'?t) (?:stop|cease)|nothing (?:makes|would make) me (?:happier|"
-    r"smile more|more happy))\b"
+    r"(?:never|can'?t|won'?t) (?:stop|cease)|no less (?!(?:human|worthy|deserving|valuable|"
+    r"important|capable|smart)\b)\w+ than|nothing (?:makes|would make) me "
+    r"(?:happier|smile more|more happy))\b"
+)
+
+
+# A belief put in question rather than held: "why do people think immigrants are lazy?".
+_QUESTIONED_BELIEF = re.compile(
+    r"\bwhy (?:do|does|would|did) (?:some |so many |many )?(?:people|anyone|someone|folks|they) "
+    r"(?:still )?(?:think|believe|say|claim|assume|pretend)(?: that)?\s*$"
 )
 
 
@@ -601,6 +609,8 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
     ("they are not animals", "I don't think immigrants are vermin"); a negation that asserts
     ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
+    if _QUESTIONED_BELIEF.search(sentence[: match.start()]):
+        return False
     before = _ASSERTING_NEGATION.sub(" ", sentence[: match.start()])
     said = _ASSERTING_NEGATION.sub(" ", match.group(0))
     return not (NEGATION.search(said) or negated_before(before, len(before)))
@@ -643,7 +653,11 @@ _ATROCITY_ENDORSED = re.compile(
     r"\b(?:celebrat(?:e|ing)|glorify|glorifying|prais(?:e|ing))\s+(?:the\s+)?(?:\w+\s+)?"
     r"(?:massacre|genocide|holocaust|lynchings?|ethnic cleansing|pogroms?)\b"
 )
-_GROUP_SAID = re.compile(rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b")
+_GROUP_SAID = re.compile(
+    rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b|"
+    # The same asked: "why are immigrants so lazy?", "why are all Muslims terrorists?".
+    rf"\bwhy (?:are|were) {_WHOLE}{_GROUP}\s+{_DEROGATORY}"
+)
 # The same said of "they" or "those people" once a group or one of its members is named ("A
 # Muslim couple moved in. They don't belong here."), or that they should all be put out.
 _THEY = r"\b(?:they|those people|these people|their kind|that lot)"

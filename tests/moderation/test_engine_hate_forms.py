@@ -146,3 +146,41 @@ def test_asking_for_insults_to_throw_at_someone_is_harassment(text: str) -> None
 )
 def test_friendly_names_roasts_among_friends_and_history_are_allowed(text: str) -> None:
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gay people are not less than anyone else.",
+        "Black people are not a monolith.",
+        "Disabled people are no less human than you.",
+        "I would never call a Jewish person greedy.",
+        "My friend said women are stupid and I told him he was wrong.",
+        "Why do people think immigrants are lazy? They work harder than anyone.",
+    ],
+)
+def test_worth_defended_and_hostility_refuted_are_allowed(text: str) -> None:
+    """Policy 2026.11.51."""
+    assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gay people are no less disgusting than rats.",
+        "Gay people are not less than anyone else, they are vermin.",
+        "I would never call a Jewish person greedy, but they are all thieves.",
+        "Why are immigrants so lazy?",
+        "Why are all Muslims terrorists?",
+    ],
+)
+def test_asserting_negations_new_clauses_and_hateful_questions_are_hate(text: str) -> None:
+    """Policy 2026.11.51: "no less disgusting than" asserts; a denial stops at a new clause
+    with its own subject; hate put as a question is still hate."""
+    assert _flagged(text) == "HATE_SPEECH"
+
+
+def test_a_denial_stops_at_a_new_clause_with_its_own_subject() -> None:
+    text = "gay people are not less than anyone else, they are"
+    assert not context.negated_before(text, len(text))
+    assert context.negated_before("i don't think that immigrants are", 32)
