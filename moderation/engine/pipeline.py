@@ -382,14 +382,15 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         learned_hit = False
     if (
         learned_hit
-        and top != "SEXUAL"
+        and top not in ("SEXUAL", "CHILD_SAFETY")
         and any(f.category == "PROFANITY" for f in findings)
         and not _calls_a_group_profane(normalized)
     ):
         # Swearing alone is profanity, not abuse: a learned flag that vanishes once the swear
-        # words are taken out was raised by them only. Not a sexual one: in sexual content
-        # those words are the content ("I want to fuck her until ..."). Nor one whose category
-        # head still reaches its own bar without them ("how the fuck do I make a pipe bomb").
+        # words are taken out was raised by them only. Not a sexual or child-safety one: in
+        # sexual content those words are the content ("I want to fuck her until ..."). Nor one
+        # whose category head still reaches its own bar without them ("how the fuck do I make a
+        # pipe bomb").
         clean = lexicon.MASKED_PROFANITY_RE.sub(" ", lexicon.PROFANITY_RE.sub(" ", normalized))
         kept_later = model.predict_later(
             clean, read_as=normalized if _swearing_is_sparse(normalized) else None
