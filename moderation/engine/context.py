@@ -441,6 +441,11 @@ _SUPPORT = re.compile(
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
     r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
     r"trans women are women|trans men are men|"
+    # Harm suffered by a group, reported: "many trans people face violence every day".
+    r"(?:face|faces|facing|faced|experiences?|experienced|experiencing|endure[sd]?|enduring|"
+    r"suffer(?:s|ed)? from|targets of|victims of) (?:\w+ )?(?:violence|discrimination|abuse|"
+    r"harassment|racism|bullying|prejudice|persecution|homophobia|transphobia|sexism|"
+    r"antisemitism|islamophobia|attacks)|"
     # Worth denied to be less: "gay people are not less than anyone else", "no less human".
     r"(?:are|is|'re) (?:not|no) less (?:than (?:anyone|anybody|everyone|you|us|others|the "
     r"rest)|human|worthy|deserving|valuable|important)|no less (?:human|worthy|deserving|"

@@ -626,7 +626,7 @@ def _group_pattern() -> re.Pattern[str]:
     names = wrapped[len(start) : -len(end)]
     members = term_pattern(_MEMBERS).pattern[len(start) : -len(end)]
     nouns = "|".join(_MEMBER_NOUNS)
-    return re.compile(f"{start}(?:{members})[\\s\\-_.]+(?:{nouns})|{names}{end}")
+    return re.compile(f"{start}(?:{members})[\\s\\-_.]*(?:{nouns})|{names}{end}")
 
 
 GROUP_RE = _group_pattern()

@@ -564,6 +564,8 @@ _HATE_STATEMENT = re.compile(
     rf"{_IDENTITY}|"
     rf"\bbeing\s+(?:a\s+|an\s+)?{_IDENTITY}\s+(?:is|should be)\s+(?:\w+\s+)?(?:{_CONDEMNED_TRAIT}|"
     r"a (?:disease|mental illness|sickness|disorder|crime)|illegal|punishable)\b|"
+    rf"\bi (?:want|need|wish|would like) {_WHOLE}{_GROUP} (?:all )?(?:gone|out|dead|removed|"
+    r"deported|kicked out|driven out)\b|"
     # Violence against a group approved of: "beating women is fine".
     rf"\b(?:beating|hitting|killing|hurting|attacking|raping|lynching|shooting|bashing|burning|"
     rf"gassing|stabbing|slapping)\s+{_WHOLE}{_GROUP}\s+(?:is|was)\s+(?:\w+\s+)?(?:fine|okay|ok|"
@@ -623,7 +625,9 @@ _DEROGATORY = (
     rf"always|too)\s+){{0,2}}(?:(?:a|an)\s+)?(?:\w+\s+)?(?:{_DEHUMAN}|(?:repulsive|disgusting|"
     rf"revolting|vile|filthy|dirty|greedy|lazy|stupid|dumb|inferior|criminals?|terrorists?|"
     rf"rapists?|thieves|liars|cheats|savages?|degenerates?|perverts?|paedophiles?|pedophiles?|"
-    rf"property|objects|livestock|cattle|breeding (?:machines|stock)|possessions|"
+    rf"property|objects|livestock|cattle|breeding (?:machines|stock)|possessions|burdens?|"
+    rf"drains?|(?:a )?waste of (?:space|oxygen|air|money|resources)|blights?|menaces?|pests|"
+    rf"curses?|worthless|useless|pathetic|a joke|mistakes|"
     rf"freaks?|a (?:plague|disease|cancer)|ruining|destroying|invading|taking over)\b)"
 )
 
@@ -663,6 +667,8 @@ _GROUP_SAID = re.compile(
 _THEY = r"\b(?:they|those people|these people|their kind|that lot)"
 _THEY_SAID = re.compile(
     rf"{_said_of(_THEY)}|"
+    r"\bi (?:want|need|wish|would like) (?:them|those people|these people|their kind) (?:all )?"
+    r"(?:gone|out|dead|removed|deported|kicked out|driven out)\b|"
     rf"{_THEY}\s+should\s+(?:all\s+)?(?:be (?:kept|locked|thrown|sent|shipped|driven) "
     r"(?:out|up|away|back)|go back|be deported|be banned|die)\b"
 )

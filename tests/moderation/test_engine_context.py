@@ -512,7 +512,9 @@ def test_lowered_scores_keep_the_classifier_order() -> None:
     scores = [moderate(t).scores["HATE_SPEECH"] for t in texts]
     assert surer == "HATE_SPEECH" and probs[0] > probs[1] >= bar
     assert bar > scores[0] > scores[1]
-    hateful = "Disabled people are a burden and should be locked away from the rest of us."
+    hateful = (
+        "Disabled people are a weight on all of us and should be locked away from the rest of us."
+    )
     category, probability, bar = _over_its_bar(hateful)
     v = moderate(hateful)
     assert v.status == "DISALLOWED"

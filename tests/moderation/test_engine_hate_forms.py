@@ -184,3 +184,33 @@ def test_a_denial_stops_at_a_new_clause_with_its_own_subject() -> None:
     text = "gay people are not less than anyone else, they are"
     assert not context.negated_before(text, len(text))
     assert context.negated_before("i don't think that immigrants are", 32)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Disabled people are a burden.",
+        "Disabledpeople are a burden.",
+        "Immigrants are a drain on the NHS.",
+        "Gay people are a waste of space.",
+        "My new neighbours are Muslim. I want them gone from this street.",
+        "I want all the immigrants gone.",
+    ],
+)
+def test_a_group_called_a_burden_or_wanted_gone_is_hate(text: str) -> None:
+    """Policy 2026.11.53."""
+    assert _flagged(text) == "HATE_SPEECH"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Disabled people are not a burden.",
+        "Caring for disabled people is a burden on families without support.",
+        "Many trans people face violence every day.",
+        "The kids were noisy so I want them out of the garden by six.",
+    ],
+)
+def test_burdens_denied_or_borne_and_harm_reported_are_allowed(text: str) -> None:
+    """Policy 2026.11.53."""
+    assert moderate(text).status == "ALLOWED"
