@@ -111,6 +111,12 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             "really want",
         ),
         (r"\b(?:could|would|i'?d) (?:kill|murder) for an?\b", "would like a"),
+        # Dying of embarrassment, boredom or laughter.
+        (
+            r"\bdie (?:of|from) (?:embarrassment|shame|boredom|laughter|laughing|cringe|"
+            r"cuteness|jealousy|envy|happiness|excitement|curiosity)\b",
+            "feel it strongly",
+        ),
         # Idioms: kill two birds with one stone, knock them dead, dead to me, my mum will kill
         # me (if I'm late).
         (r"\bkill(?:s|ed|ing)? two birds with one stone\b", "do two things at once"),

@@ -1566,6 +1566,12 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
     r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
     r"tired of (?:living|being alive))\b|"
+    # The method said without "I": "thinking of jumping in front of a train tomorrow".
+    r"\b(?:thinking (?:of|about)|planning (?:on|to)|going to|gonna|want to|wanna)\s+"
+    r"(?:(?:jump(?:ing)?|throw(?:ing)? myself|step(?:ping)?|walk(?:ing)?) (?:in front of|off|"
+    r"from|under) (?:a |the )?(?:\w+ )?(?:train|bus|truck|lorry|bridge|building|roof|cliff|"
+    r"balcony|tower|motorway|highway)\b(?! into (?:the |a )?(?:lake|sea|water|pool|river|ocean))|"
+    r"(?:lay(?:ing)?|lie|lying) down on (?:the )?(?:train |railway )?tracks)|"
     r"\b(?:how (?:many|much)\s+(?:\w+\s+){0,3}(?:to (?:die|overdose|kill (?:myself|yourself))|"
     r"is (?:a )?(?:lethal|fatal))|painless(?:est)? way to (?:die|kill myself|end it)|"
     r"(?:tips|how|ways?|best way|fastest way|quickest way)\b(?:\s+[\w']+){0,8}?\s+(?:by |with )?"
@@ -1952,7 +1958,8 @@ _NEWS = re.compile(
     r"\b(?:police said|officials said|according to|reported|reports|authorities|investigators|"
     r"was arrested|were arrested|charged with|convicted|sentenced|court heard|prosecutors|"
     r"the suspect|the victim|news|journalist|historians?|in \d{4}|during the war|the war|"
-    r"documentary|study|researchers|survey|statistics|history of|article)\b"
+    r"documentary|study|researchers|survey|statistics|history of|article|rates? (?:of \w+ )?"
+    r"(?:among|for|in)|census|data shows?)\b"
 )
 _EDUCATION = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"

@@ -150,3 +150,31 @@ def test_an_accident_foretold_for_someones_children_is_a_threat() -> None:
     assert verdict.category == "VIOLENCE"
     assert "THREAT" in verdict.detected_signals
     assert verdict.escalation_required
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thinking of jumping in front of a train tomorrow.",
+        "Thinking about lying down on the tracks tonight.",
+    ],
+)
+def test_a_method_planned_without_saying_i_is_self_harm(text: str) -> None:
+    """Policy 2026.11.54."""
+    verdict = moderate(text)
+    assert verdict.category == "SELF_HARM"
+    assert verdict.escalation_required
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Going to jump off the cliff into the lake this summer!",
+        "I want to jump on the train to Paris tomorrow.",
+        "I want to die of embarrassment.",
+        "Suicide rates among young men are rising.",
+    ],
+)
+def test_cliff_diving_trains_idioms_and_statistics_are_allowed(text: str) -> None:
+    """Policy 2026.11.54."""
+    assert moderate(text).status == "ALLOWED"
