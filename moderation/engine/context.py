@@ -111,6 +111,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             "really want",
         ),
         (r"\b(?:could|would|i'?d) (?:kill|murder) for an?\b", "would like a"),
+        # Speaking sharply: "I'm sorry I snapped at you".
+        (r"\bsnap(?:s|ped|ping)? at\b", "spoke sharply to"),
         # Dying of embarrassment, boredom or laughter.
         (
             r"\bdie (?:of|from) (?:embarrassment|shame|boredom|laughter|laughing|cringe|"

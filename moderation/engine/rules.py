@@ -475,7 +475,11 @@ _DIRECTED_ABUSE = re.compile(
     r"\b(?:you(?:'re| are| r)|ur)\s+(?:\w+\s+){0,2}?the (?:stupidest|dumbest|ugliest|fattest|"
     r"laziest|most (?:pathetic|useless|worthless|disgusting|idiotic|ignorant|incompetent|"
     r"repulsive)) (?:\w+ )?(?:person|human|man|woman|guy|girl|thing|idiot|creature|excuse|"
-    r"loser|people)\b|" + _DEATH_WISH.pattern
+    r"loser|people)\b|"
+    # Disgust at the reader: "your face makes me want to throw up", "you make me sick".
+    r"\b(?:your (?:face|body|voice|existence|smell)|you|looking at you|seeing you)\s+(?:just\s+)?"
+    r"makes? me (?:want to )?(?:throw up|puke|vomit|gag|sick)\b(?! with (?:worry|anxiety|nerves|"
+    r"jealousy|envy|laughter))|" + _DEATH_WISH.pattern
 )
 
 
@@ -1107,6 +1111,16 @@ _VEILED_THREAT = re.compile(
 )
 
 
+# Following or watching someone, said to them: "I've been following you home every day".
+_STALKING = re.compile(
+    r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:following|tracking|stalking) you\b(?! (?:on|at) "
+    r"(?:twitter|instagram|tiktok|youtube|x|twitch|the stream|social|linkedin|facebook|reddit|"
+    r"here)\b)(?! for (?:years|ages|a while|a long time))|"
+    r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:watching|photographing|filming) you (?:\w+ )?"
+    r"(?:sleep|through|from (?:my|the|across)|every (?:day|night|morning)|when you(?:'re| are) "
+    r"alone|without you knowing|undress|shower|at night|in your (?:room|house|bedroom))|"
+    r"\bi (?:follow|followed) you (?:home|to (?:work|school|your (?:house|car|flat)))\b"
+)
 # Violence wished on someone: "that teacher deserves to be raped", "he should be beaten".
 _WISHED_HARM = re.compile(
     r"(?<!')\b(?:he|she|they|you|(?:that|this|the|my|your|his|her|our) (?P<noun>[a-z]+)|"
@@ -1147,6 +1161,16 @@ def detect_intimidation(normalized: str) -> list[Finding]:
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
     if any(_VEILED_THREAT.search(s) for s in said):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
+    if any(_STALKING.search(s) for s in said):
+        return [
+            Finding(
+                "HARASSMENT",
+                ("HARASSMENT", "INTIMIDATION"),
+                "HIGH",
+                0.85,
+                "Tells someone they are being followed or watched.",
+            )
+        ]
     if any(
         not negated_before(s, m.end(), 60) and _wished_on_someone(m)
         for s in said

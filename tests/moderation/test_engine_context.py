@@ -999,7 +999,7 @@ def test_a_learned_flag_needs_a_category_halfway_to_its_bar(
     from moderation.engine import classifier, pipeline
 
     # A text the learned tier alone flags (no rule fires on it).
-    text = "People like you make me sick to my stomach."
+    text = "People like you turn my stomach."
     model = get_model()
     probs = model.predict(benign_senses(normalize(text)))
     assert probs[ANY] >= model.thresholds[ANY]

@@ -178,3 +178,32 @@ def test_a_method_planned_without_saying_i_is_self_harm(text: str) -> None:
 def test_cliff_diving_trains_idioms_and_statistics_are_allowed(text: str) -> None:
     """Policy 2026.11.54."""
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    ("text", "signal"),
+    [
+        ("I've been following you home every day this week.", "INTIMIDATION"),
+        ("I've been watching you sleep through your window.", "INTIMIDATION"),
+        ("Your face makes me want to throw up.", "INSULT"),
+    ],
+)
+def test_following_someone_and_disgust_at_them_are_harassment(text: str, signal: str) -> None:
+    """Policy 2026.11.55."""
+    verdict = moderate(text)
+    assert verdict.category == "HARASSMENT"
+    assert signal in verdict.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've been following you on Instagram for years, love your work!",
+        "I've been watching you play all season, you're brilliant.",
+        "I'm sorry I snapped at you earlier.",
+        "The smell of fish makes me want to throw up.",
+    ],
+)
+def test_fans_apologies_and_smells_are_allowed(text: str) -> None:
+    """Policy 2026.11.55."""
+    assert moderate(text).status == "ALLOWED"
