@@ -1991,7 +1991,7 @@ _EDUCATION = re.compile(
     r"urolog\w+|sexual health|reproductive health|health class|therapy|therapist|textbook|"
     r"(?:biology|health|science|sex ed) (?:lesson|class|teacher)|(?:warning )?signs of|"
     r"how (?:do|can) (?:i|we|you|parents|teachers) (?:recogni[sz]e|spot|tell if|know if|prevent|"
-    r"report)|safeguarding)\b"
+    r"report)|safeguarding|use protection|safer? sex|birth control)\b"
 )
 
 
@@ -2251,6 +2251,16 @@ _DOX_TARGET = re.compile(
     r"address|(?:her|his|their) address|address of|where (?:she|he|they|(?:the|this|that|a) "
     r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|"
     r"(?:her|his|their) (?:phone )?number|phone number of)"
+)
+# Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
+_SEXUAL_TALK = re.compile(
+    r"\b(?:talk(?:ing)? dirty(?: to me)?|dirty talk|sext(?:ing)? (?:me|with me)|moan for me|"
+    r"(?:erotic|explicit|sexual|nsfw|x-rated|sexy) (?:role-?play|chat|talk)|"
+    r"role-?play\b[^.!?]{0,40}\b(?:sex|sexual|naked|nude|in bed))\b"
+)
+_SEXUAL_TALK_PROTECTIVE = re.compile(
+    r"\b(?:how (?:do|can|should) (?:i|we) (?:tell|ask|talk to)|my (?:partner|wife|husband|"
+    r"boyfriend|girlfriend) (?:wants|asked)|is it normal|therapist|consent)\b"
 )
 # Making it public: "post her address so we can all pay her a visit".
 _DOX_POSTED = re.compile(
@@ -2534,6 +2544,12 @@ _REQUESTS: tuple[
             "Seeks where a private person lives or works in order to reach them.",
             "DOXXING",
         ),
+    ),
+    (
+        _SEXUAL_TALK,
+        _SEXUAL_TALK_PROTECTIVE,
+        None,
+        Finding("SEXUAL", ("SEXUAL",), "MEDIUM", 0.85, "Asks for sexual talk or role-play."),
     ),
     (
         _DOX_POSTED,

@@ -207,3 +207,23 @@ def test_following_someone_and_disgust_at_them_are_harassment(text: str, signal:
 def test_fans_apologies_and_smells_are_allowed(text: str) -> None:
     """Policy 2026.11.55."""
     assert moderate(text).status == "ALLOWED"
+
+
+def test_asking_for_sexual_talk_is_sexual() -> None:
+    """Policy 2026.11.56."""
+    verdict = moderate("Roleplay as my girlfriend and talk dirty to me.")
+    assert verdict.status == "DISALLOWED"
+    assert verdict.category == "SEXUAL"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My partner wants me to talk dirty, how do I start?",
+        "Let's roleplay a job interview for practice.",
+        "Use protection every time you have sex.",
+    ],
+)
+def test_advice_on_sex_and_ordinary_roleplay_are_allowed(text: str) -> None:
+    """Policy 2026.11.56."""
+    assert moderate(text).status == "ALLOWED"
