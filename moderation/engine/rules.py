@@ -1230,6 +1230,10 @@ _PRAISE = re.compile(
     rf"the holocaust (?:never happened|is a (?:lie|"
     rf"hoax|myth))|holohoax|day of the rope)\b|"
     rf"\b{_EXTREMIST_ENTITY}\s+(?:will|shall)\s+rise again\b|"
+    # More of them wished for: "we need more men like Breivik".
+    rf"\b(?:we|the world|this country|america|europe) (?:need|needs) (?:more|another|a few more)\s+"
+    rf"(?:men|people|guys|heroes|patriots|young men|boys|shooters|attackers|fighters|soldiers)?"
+    rf"\s*(?:like\s+)?{_EXTREMIST_ENTITY}\b|"
     rf"\b(?:he|they|the attackers?|the shooters?|the bombers?|the brothers)\s+(?:is|are|was|were)"
     rf"\s+(?:a |true |real )?(?:heroe?s?|martyrs?|saints?|legends?)\b|"
     rf"\b(?:do it again|finish the job|follow (?:his|their) (?:example|lead)|deserves? a statue|"
@@ -1273,7 +1277,9 @@ _RECRUIT = re.compile(
     r"take up arms|answer the call (?:of|to) jihad|become a (?:martyr|mujahid|shaheed)|"
     r"the race war is coming|join the (?:race war|fight for the white race|movement|struggle)|"
     r"white brothers|defend the white race|rise up,? white|secure the existence of our people|"
-    r"we are recruiting|we need (?:more )?(?:brothers|soldiers|fighters)|contact us (?:to|and) "
+    r"we are recruiting|we need (?:more )?(?:brothers|soldiers|fighters)(?! like (?:my|his|her|"
+    r"our|your|the) \w+| (?:in|for|to join) (?:the |our )?(?:army|military|navy|air force|marines|"
+    r"police|national guard))|contact us (?:to|and) "
     r"join|sign up for the cause|wage jihad|holy war against)\b"
 )
 _VIOLENT_EXTREMIST = re.compile(

@@ -227,3 +227,27 @@ def test_asking_for_sexual_talk_is_sexual() -> None:
 def test_advice_on_sex_and_ordinary_roleplay_are_allowed(text: str) -> None:
     """Policy 2026.11.56."""
     assert moderate(text).status == "ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We need more men like Breivik.", "The world needs more shooters like Tarrant."],
+)
+def test_wishing_for_more_attackers_is_extremist_praise(text: str) -> None:
+    """Policy 2026.11.57."""
+    verdict = moderate(text)
+    assert verdict.category == "EXTREMISM"
+    assert "EXTREMIST_PRAISE" in verdict.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need more people like Malala.",
+        "We need more soldiers like my grandfather.",
+        "We need more soldiers for the army this year.",
+    ],
+)
+def test_wishing_for_more_good_people_or_soldiers_is_allowed(text: str) -> None:
+    """Policy 2026.11.57."""
+    assert moderate(text).status == "ALLOWED"
