@@ -14,8 +14,9 @@ import re
 from functools import lru_cache
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
-from moderation.engine import encoder, lexicon
+from moderation.engine import encoder, lexicon, normalize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;…])\s+|\n+")
 
@@ -405,11 +406,12 @@ NEGATION = re.compile(
 )
 # Using a thing just named on someone: "I want to use it on my roommate".
 USE_ON = r"use (?:it|this|that|them|one) on"
+# "No less disgusting than": a comparison that asserts (not "no less human than").
+NO_LESS_THAN = r"no less (?!(?:human|worthy|deserving|valuable|important|capable|smart)\b)\w+ than"
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
-    r"\b(?:nothing (?:but|more than)|no better than|no less (?!(?:human|worthy|deserving|"
-    r"valuable|important|capable|smart)\b)\w+ than|never(?:,? ever)? stop|"
+    rf"\b(?:nothing (?:but|more than)|no better than|{NO_LESS_THAN}|never(?:,? ever)? stop|"
     r"no (?:\w+ ){1,3}"
     r"deserves? to (?:live|exist|breathe|be alive)\b(?! in| like| with| under| without)|"
     r"(?:don'?t|doesn'?t|do not|does not) deserve (?:to live|to exist|rights|respect|anything)|"
@@ -771,8 +773,6 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     """The sentence insults a kind of people named by what they do or choose, and nobody it
     could mean for who they are: no protected group, no person addressed or pointed at, no
     threat."""
-    from moderation.engine import normalize
-
     found = _KIND_SAID.match(sentence)
     if found is None or _ANY_PERSON.search(sentence) or names_a_group(sentence):
         return False
@@ -804,19 +804,8 @@ def _near_a_group_word(word: str) -> bool:
     """`word` is within two edits (three in a longer word) of a group's name or a slur."""
     reach = 2 if len(word) < 6 else 3
     return any(
-        abs(len(word) - len(term)) <= reach and _edits(word, term) <= reach
-        for term in _group_words()
+        Levenshtein.distance(word, term, score_cutoff=reach) <= reach for term in _group_words()
     )
-
-
-def _edits(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        previous = current
-    return previous[-1]
 
 
 _HOSTILE_FATE = re.compile(
@@ -868,11 +857,14 @@ _TRIFLE = re.compile(
 )
 
 
+_GAME_RE = re.compile(rf"\b{_GAME}")
+
+
 def jocular(sentence: str) -> bool:
     """Violent words as a joke: a laugh, and a trifle or a game as what would set them off."""
     if not _LAUGH.search(sentence):
         return False
-    return bool(_TRIFLE.search(sentence) or re.search(rf"\b{_GAME}", sentence))
+    return bool(_TRIFLE.search(sentence) or _GAME_RE.search(sentence))
 
 
 def without_quotes(text: str) -> str:
@@ -934,8 +926,9 @@ def denied_before(text: str, index: int) -> bool:
 
 # Where a denial stops reaching: the end of a sentence or a turn of contrast ("I don't hate
 # anyone, but gays are vermin": the "but" says what the "don't" was for).
+_TURN_WORDS = r"\b(?:but|yet|however|though|although)\b"
 _CONTRAST = re.compile(
-    r"[;:.!?]|\b(?:but|yet|however|though|although|except)\b|"
+    rf"[;:.!?]|{_TURN_WORDS}|\bexcept\b|"
     # A new clause with its own subject: "gay people are not less than anyone, they are ...".
     r",\s*(?=(?:they|he|she|we|you|i|it|those people|these people)\s+(?:are|is|'re|were|was|"
     r"should|must|will|'ll)\b)"
@@ -993,7 +986,7 @@ def without_denied_self_harm(sentence: str) -> str | None:
     return rest if denied or denied_anyone else None
 
 
-_TURN = re.compile(r"\b(?:but|yet|however|though|although)\b")
+_TURN = re.compile(_TURN_WORDS)
 
 
 def counter_speech(sentence: str) -> bool:

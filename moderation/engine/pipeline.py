@@ -255,6 +255,17 @@ _INTENSIFIER = re.compile(
 )
 
 
+# Learned flags cleared when every sentence that carries them reads so.
+_CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
+    # "Why can't gay people time travel?": what no one can do, asked of a group.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can),
+    # "I'll kill you if you eat my leftovers lol": violent words over a trifle, with a laugh.
+    (("VIOLENCE", "HARASSMENT"), context.jocular),
+    # "People who litter are scum": abuse of what people do, aimed at no one.
+    (("HARASSMENT",), context.abuses_a_kind_of_conduct),
+)
+
+
 def _calls_a_group_profane(normalized: str) -> bool:
     """A swear word said of a group ("women are bitches"): an insult to the group, not swearing."""
     return any(
@@ -446,20 +457,10 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             # people to aim at; a group word said of things names none.
             flags.pop("HATE_SPEECH", None)
             flags.pop("HARASSMENT", None)
-        for category in [c for c in ("HATE_SPEECH", "HARASSMENT") if c in flags]:
-            if all(
-                context.asks_why_no_one_can(c) for c in parts.carriers(category, True, thresholds)
-            ):
-                flags.pop(category)  # "Why can't gay people time travel?"
-        for category in [c for c in ("VIOLENCE", "HARASSMENT") if c in flags]:
-            if all(context.jocular(c) for c in parts.carriers(category, True, thresholds)):
-                flags.pop(category)  # "I'll kill you if you eat my leftovers lol"
-        if "HARASSMENT" in flags and all(
-            context.abuses_a_kind_of_conduct(c)
-            for c in parts.carriers("HARASSMENT", True, thresholds)
-        ):
-            # "People who litter are scum": abuse of what people do, aimed at no one.
-            flags.pop("HARASSMENT")
+        for categories, clears in _CLEARED_WHEN:
+            for category in [c for c in categories if c in flags]:
+                if all(clears(c) for c in parts.carriers(category, True, thresholds)):
+                    flags.pop(category)
 
     for finding in findings:
         f = flag(

@@ -28,8 +28,10 @@ from stdnum.us import ssn as std_ssn
 from . import lexicon
 from .context import (
     NEGATION,
+    NO_LESS_THAN,
     denied_before,
     denies_self_harm,
+    is_a_thing,
     jocular,
     negated_before,
     sentences,
@@ -598,8 +600,7 @@ _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
-    r"(?:never|can'?t|won'?t) (?:stop|cease)|no less (?!(?:human|worthy|deserving|valuable|"
-    r"important|capable|smart)\b)\w+ than|nothing (?:makes|would make) me "
+    rf"(?:never|can'?t|won'?t) (?:stop|cease)|{NO_LESS_THAN}|nothing (?:makes|would make) me "
     r"(?:happier|smile more|more happy))\b"
 )
 
@@ -1133,8 +1134,6 @@ _WISHED_HARM = re.compile(
 
 def _wished_on_someone(match: re.Match[str]) -> bool:
     """The one violence is wished on is a person: "that teacher", not "the steak"."""
-    from .context import is_a_thing
-
     noun = match.group("noun") or match.group("name")
     if noun is None:
         return True  # a pronoun

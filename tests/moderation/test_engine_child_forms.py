@@ -20,9 +20,11 @@ HARMFUL = [
 
 @pytest.mark.parametrize("text", HARMFUL)
 def test_sexualising_children_is_child_safety(text: str) -> None:
+    """Escalation rules 1 and 4 (spec 4.4) hold: CRITICAL, BANNED for 365 days, confidence 1."""
     verdict = moderate(text)
     assert verdict.category == "CHILD_SAFETY"
     assert verdict.action == "BANNED"
+    assert (verdict.severity, verdict.banned_days, verdict.confidence) == ("CRITICAL", 365, 1.0)
 
 
 HARMLESS = [

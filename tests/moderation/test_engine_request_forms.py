@@ -238,6 +238,7 @@ def test_wishing_for_more_attackers_is_extremist_praise(text: str) -> None:
     verdict = moderate(text)
     assert verdict.category == "EXTREMISM"
     assert "EXTREMIST_PRAISE" in verdict.detected_signals
+    assert verdict.action == "ESCALATE" and verdict.escalation_required
 
 
 @pytest.mark.parametrize(
