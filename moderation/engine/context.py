@@ -278,6 +278,25 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"cancer cells|tumou?rs?|the infection)\b",
             "swat the bug",
         ),
+        # An own goal: "she shot herself in the foot with that decision".
+        (
+            r"\bsho(?:o)?t(?:s|ing)?\s+(?:her|him|my|your|them|our|one)sel(?:f|ves)\s+in\s+the\s+"
+            r"foot\b",
+            "made a blunder",
+        ),
+        # Rodents and other animal pests where they live: "get rid of rats in the basement"
+        # (not "rats" alone, a word of contempt for people).
+        (
+            r"\b(?:kill(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|get(?:ting)? rid of|trap(?:ping)?|"
+            r"poison(?:ing)?|deal(?:ing)? with)\s+(?:the\s+|some\s+|these\s+|those\s+)?"
+            r"(?:rats?|rodents?|mice|moles?|voles?|pigeons?|squirrels?|raccoons?|gophers?|possums?|"
+            r"opossums?|rabbits?|bats)\s+(?=(?:\w+\s+)?(?:in|from|under|out of|inside|around|"
+            r"living in|nesting in)\s+(?:the|my|our|his|her|their|a)\s+(?:\w+\s+)?(?:house|home|"
+            r"basement|attic|loft|garage|kitchen|garden|yard|walls?|roof|cellar|apartment|flat|"
+            r"pantry|car|shed|barn|chimney|crawl ?space|lawn|vegetable patch|allotment|building|"
+            r"restaurant|warehouse)\b)",
+            "clear out the pests ",
+        ),
         (
             r"\b(?:shoot(?:ing)?|shot)\s+(?:a |the |some |my |our )?(?:photos?|pictures?|video|"
             r"film|movie|scene|footage|hoops|pool|the breeze|for the moon|a goal|my shot|"
@@ -411,7 +430,8 @@ NO_LESS_THAN = r"no less (?!(?:human|worthy|deserving|valuable|important|capable
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
-    rf"\b(?:nothing (?:but|more than)|no better than|{NO_LESS_THAN}|never(?:,? ever)? stop|"
+    rf"\b(?:nothing (?:but|more than)|no better than|{NO_LESS_THAN}|never(?:,? ever)? stop"
+    r"(?! (?:respecting|loving|supporting|defending|welcoming|standing|fighting for)\b)|"
     r"no (?:\w+ ){1,3}"
     r"deserves? to (?:live|exist|breathe|be alive)\b(?! in| like| with| under| without)|"
     r"(?:don'?t|doesn'?t|do not|does not) deserve (?:to live|to exist|rights|respect|anything)|"
@@ -442,7 +462,9 @@ _HOSTILE = re.compile(
     r"get out|go home|leave (?:our|my|this) country)\b"
 )
 _SUPPORT = re.compile(
-    r"\b(?:love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|support|supports|"
+    r"\b(?:(?:never|not|won'?t ever) stop (?:respecting|loving|supporting|defending|welcoming|"
+    r"standing (?:up )?(?:for|with)|fighting for)|"
+    r"love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|respecting|support|supports|"
     r"supporting|celebrate|celebrating|deserve (?:the same|equal|respect|rights|dignity)|"
     r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
     r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
@@ -540,7 +562,17 @@ _COUNTER = re.compile(
     r"(?:people|anyone|those|someone|men|women|guys) (?:who|that) (?:are|is|get) (?:\w+ )?"
     r"(?:cruel|mean|nasty|rude|racist|violent|abusive|hateful|bigoted|horrible) (?:to|towards?|"
     r"about)|(?:people|anyone|those|someone) (?:who|that) (?:hate|attack|bully|bullies|mock|"
-    r"harass|abuse|discriminate against|insult|beat up|target)))\b"
+    r"harass|abuse|discriminate against|insult|beat up|target)|"
+    # Hateful words condemned as words: "'gays are an abomination' is a horrible thing to say".
+    r"(?:horrible|terrible|awful|nasty|hateful|hurtful|disgusting|vile|cruel|ugly|mean|wrong|"
+    r"ignorant|offensive|racist|bigoted|shameful|sick) thing to (?:say|write|post|believe|think|"
+    r"call (?:someone|anyone|people|a person))|"
+    # Those who say it, condemned: "people who call immigrants vermin should be ashamed".
+    r"(?:people|anyone|those|someone|whoever|everyone) (?:who|that) (?:call|calls|say|says|"
+    r"think|thinks|claim|claims|believe|believes|post|posts)\b[^.!?]{1,60}?\b(?:should be "
+    r"ashamed|(?:are|is) (?:the (?:real )?problem|bigots?|racists?|ignorant|wrong|disgusting|"
+    r"pathetic|idiots?)|need to (?:grow up|educate themselves|stop|be called out)|(?:have|has) "
+    r"never (?:met|known))))\b"
 )
 _REPORTING = re.compile(
     r"\b(?:said|says|say|saying|told|tells|wrote|writes|posted|posts|tweeted|yelled|shouted|"
@@ -765,7 +797,9 @@ _ABUSE = re.compile(
     r"garbage|the worst|disgusting|vile|a disgrace|cowards?|cowardly|clowns?|pigs?|filth|"
     r"subhuman|vermin|annoying|selfish|brain ?dead|imbeciles?|cretins?|jerks?|assholes?|"
     r"arseholes?|dickheads?|wankers?|tossers?|pricks?|twats?|shits?|lowlifes?|low lifes?|"
-    r"worthless|useless|lazy|evil)\b"
+    r"worthless|useless|lazy|evil|(?:a |such a )?waste of (?:space|oxygen|air|skin)|"
+    r"bloodsuckers?|blood-suckers?|leeches|a drain(?: on \w+)?|a burden(?: on \w+)?|crooks?|"
+    r"liars?|thieves|greedy|corrupt|incompetent|clueless|a joke)\b"
 )
 
 
@@ -789,6 +823,23 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     return bool(_ABUSE.search(said)) and not (
         lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(said)
     )
+
+
+# Violence done to oneself: "she wants to kill herself", "he tried to end his life".
+_SELF_DIRECTED = re.compile(
+    r"\b(?:kill|hurt|harm|cut|hang|shoot|stab|starve|drown|poison|end|take)(?:s|ed|ing)?\s+"
+    r"(?:(?:her|him|them|my|one)sel(?:f|ves)|themselves|(?:her|his|their|my) (?:own )?"
+    r"li(?:fe|ves))\b"
+)
+
+
+def only_self_directed(sentence: str) -> bool:
+    """Every violent word of the sentence is done to oneself ("my friend told me she wants to
+    kill herself"): self-harm, which its own category reads, not violence against anyone."""
+    if not _SELF_DIRECTED.search(sentence) or names_a_group(sentence):
+        return False  # "too bad women don't know how to kill themselves" wishes a group dead
+    rest = _SELF_DIRECTED.sub(" ", sentence)
+    return not (lexicon.VIOLENCE_RE.search(rest) or lexicon.SLUR_RE.search(rest))
 
 
 _ANYONE = frozenset(("anyone", "anybody", "everyone", "everybody", "someone", "people", "folk"))
@@ -993,9 +1044,18 @@ def counter_speech(sentence: str) -> bool:
     """The sentence argues against hostility, and does not turn to it afterwards ("I don't
     hate anyone, but gays are vermin" denies nothing it goes on to say)."""
     return any(
-        _said_of_speech(sentence, m) and not _turns_hostile(sentence, m.end())
+        _said_of_speech(sentence, m)
+        and not _turns_hostile(sentence, m.end())
+        and not _CONCEDED.search(sentence, m.end())
         for m in _COUNTER.finditer(sentence)
     )
+
+
+# A condemnation taken back: "..., a horrible thing to say but true".
+_CONCEDED = re.compile(
+    rf"{_TURN_WORDS}[^.!?]{{0,20}}?\b(?:true|correct|accurate|a fact|facts|the truth|i agree|"
+    r"(?:it'?s|they'?re|he'?s|she'?s) right)\b"
+)
 
 
 def _turns_hostile(sentence: str, index: int) -> bool:

@@ -440,6 +440,7 @@ whites jew jews jewish muslim muslims islam immigrant immigrants refugee refugee
 migrants disabled retards negroes mexicans asians arabs africans homosexual homosexuals
 """
 )
+_SOUNDS_ALIKE = {"s": "z", "z": "s", "c": "k", "k": "c", "i": "y", "y": "i"}
 _RESPELL_MIN = 4  # a shorter word has too many neighbours ("hte": "the" or "hate")
 _DROP_MIN = 6  # "pics" is one letter short of a slur
 _JOINED_MIN = 5
@@ -489,6 +490,14 @@ def _respellings() -> dict[str, str]:
             # A letter dropped inside the word: without its first or last one it is often
             # another word ("filth", "disable", "despise").
             variants |= {word[:i] + word[i + 1 :] for i in range(1, len(word) - 1)}
+            # A letter swapped for one that sounds alike ("muzlims", "imigrantz"), or doubled
+            # ("mooslims").
+            variants |= {
+                word[:i] + alike + word[i + 1 :]
+                for i, letter in enumerate(word)
+                for alike in _SOUNDS_ALIKE.get(letter, "")
+            }
+            variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
         for variant in variants - {word}:
             meant.setdefault(variant, set()).add(word)
     return {

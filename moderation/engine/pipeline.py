@@ -263,6 +263,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
     (("VIOLENCE", "HARASSMENT"), context.jocular),
     # "People who litter are scum": abuse of what people do, aimed at no one.
     (("HARASSMENT",), context.abuses_a_kind_of_conduct),
+    # "My friend says she wants to kill herself": violence done to oneself is self-harm.
+    (("VIOLENCE",), context.only_self_directed),
 )
 
 

@@ -472,6 +472,11 @@ _DIRECTED_ABUSE = re.compile(
     r"\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
     r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you suffer\b|"
+    # Harm wished on what is the reader's: "I hope your plane crashes".
+    r"\bi (?:hope|wish|pray) (?:that )?your (?:\w+ )?(?:plane|flight|car|house|home|kids?|"
+    r"children|family|wife|husband|mum|mom|dad|mother|father|dog|baby|business) (?:\w+ )?"
+    r"(?:crash(?:es)?|burns?(?: down)?|explodes?|sinks?|dies|die|drowns?|gets? (?:cancer|hit|"
+    r"run over|killed|raped|hurt)|goes down in flames)\b|"
     r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
     # "You are genuinely the stupidest person I've ever met."
     r"\b(?:you(?:'re| are| r)|ur)\s+(?:\w+\s+){0,2}?the (?:stupidest|dumbest|ugliest|fattest|"
@@ -535,6 +540,13 @@ _GROUP_HARMED = (
     r"(?:beaten|hurt|killed|attacked|lynched|shot|bashed|murdered|stabbed|tortured|gassed|"
     r"massacred|slaughtered)(?: up)?)\b"
 )
+# What a group is wished to suffer: "should be hanged", "must be wiped out".
+_VIOLENT_PARTICIPLE = (
+    r"(?:hanged|hung|lynched|shot|killed|murdered|executed|exterminated|eradicated|gassed|"
+    r"burn(?:ed|t)(?: alive)?|stoned(?: to death)?|beaten(?: to death)?|tortured|slaughtered|"
+    r"massacred|butchered|drowned|castrated|raped|wiped out|put down|culled|eliminated|"
+    r"strung up|beheaded|rounded up|put (?:in|into) camps|thrown in camps)"
+)
 _HATE_STATEMENT = re.compile(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
@@ -542,6 +554,9 @@ _HATE_STATEMENT = re.compile(
     rf"(?:all\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}|"
     rf"{_GROUP}\s+(?:should|must|need to|deserve to)\s+(?:all\s+)?(?:die|be killed|be exterminated|"
     rf"be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|be sterili[sz]ed)|"
+    # "All immigrants should be hanged", "gay people ought to be burned alive".
+    rf"{_GROUP}\s+(?:should|must|need to|needs to|deserve to|ought to)\s+(?:all\s+|just\s+)?be\s+"
+    rf"(?:all\s+)?{_VIOLENT_PARTICIPLE}\b|"
     rf"\b(?:death to|no more)\s+{_GROUP}|"
     # Hatred, disgust or swearing aimed at a whole group: "I despise gay people", "women make me
     # sick", "fuck all muslims".
@@ -597,7 +612,11 @@ _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # them", "they don't belong here", "nothing but vermin", "no better than rats", "not just
 # greedy", "you're not just stupid".
 _ASSERTING_NEGATION = re.compile(
-    rf"\b(?:can'?t|cannot) stand\b|\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
+    rf"\b(?:can'?t|cannot) stand\b|"
+    # Minimising: "wasn't that bad" says it was fine.
+    r"\b(?:wasn'?t|was not|weren'?t|were not|isn'?t|is not|not)\s+(?:really\s+|even\s+|"
+    r"actually\s+)?(?:that|so|all that)\s+bad\b|"
+    rf"\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
     rf"(?:never|can'?t|won'?t) (?:stop|cease)|{NO_LESS_THAN}|nothing (?:makes|would make) me "
@@ -655,12 +674,25 @@ _ATROCITY_ENDORSED = re.compile(
     r"ultimately )?(?:a |an )?(?:good|great|right|justified|necessary|deserved|a good thing|"
     r"the right (?:\w+ )?(?:thing|system|call|answer|solution|idea)|for the best|well deserved|"
     r"not (?:that |so |even )?bad)\b|"
+    # Minimised: "slavery wasn't that bad", "colonialism had its benefits".
+    rf"\b{_ATROCITY}\s+(?:wasn'?t|was not|weren'?t|were not|isn'?t)\s+(?:really\s+|even\s+|"
+    r"actually\s+)?(?:that|so|all that)\s+bad\b|"
+    rf"\b{_ATROCITY}\s+(?:had|has) (?:its|some|many) (?:benefits|upsides|good (?:sides|points)|"
+    r"advantages|positives)\b|"
     rf"\b{_ATROCITY}\s+(?:didn'?t|did not|never) go far enough\b|"
     rf"\b(?:bring back|restore|reinstate)\s+{_ATROCITY}|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,40}}?\b(?:should|must|needs? to|ought to) (?:come back|be "
     r"brought back|return|happen again|be repeated)\b|"
     r"\b(?:celebrat(?:e|ing)|glorify|glorifying|prais(?:e|ing))\s+(?:the\s+)?(?:\w+\s+)?"
     r"(?:massacre|genocide|holocaust|lynchings?|ethnic cleansing|pogroms?)\b"
+)
+# Crime imputed to a group, stated: "black people commit more crimes", "immigrants cause all
+# the violence" (asked, it is a question about statistics; of men or women, a statistic).
+_CRIME_IMPUTED = re.compile(
+    rf"(?<!\bthat )(?<!\bthink )(?<!\bbelieve )(?<!\bclaim )(?<!\bsay )"
+    rf"(?P<group>{_GROUP})\s+(?:commit|cause|are behind|are responsible for|do)\s+(?:\w+\s+)?"
+    r"(?:more|most|all(?: the| of the)?)\s+(?:\w+\s+)?(?:crimes?|violence|rapes?|murders?|"
+    r"terror(?:ism| attacks)?|shootings|stabbings)\b(?![^.!?]*\?)"
 )
 _GROUP_SAID = re.compile(
     rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b|"
@@ -710,6 +742,9 @@ _PRAISE_DENIED = re.compile(
 )
 
 
+_SEXES = re.compile(r"(?:all |the )?(?:men|women|males|females|boys|girls)")
+
+
 def _hate_statement(normalized: str) -> bool:
     named = False
     for sentence in sentences(normalized):
@@ -727,6 +762,11 @@ def _hate_statement(normalized: str) -> bool:
             for pattern in (_UNFIT, _BELONG_IN, _HATE_STATEMENT, _GROUP_SAID):
                 if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                     return True
+            if any(
+                _asserted(sentence, m) and not _SEXES.fullmatch(m.group("group"))
+                for m in _CRIME_IMPUTED.finditer(sentence)
+            ):
+                return True
         if named and any(
             _asserted(sentence, m)
             for m in _THEY_SAID.finditer(sentence, found.end() if found else 0)
@@ -738,7 +778,8 @@ def _hate_statement(normalized: str) -> bool:
 # Said of oneself or one's own people: "my ...", "I'm a proud ...", "we're ...".
 _RECLAIMING = re.compile(
     r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us|"
-    r"call(?:s|ed|ing)? (?:myself|ourselves) (?:an?\s+)?)\s*(?:\w+\s+){0,2}$"
+    r"call(?:s|ed|ing)? (?:myself|ourselves|each other|one another) (?:an?\s+)?|"
+    r"being called (?:an?\s+)?)\s*(?:\w+\s+){0,2}$"
 )
 
 
@@ -823,7 +864,40 @@ _GROUP_THREAT = re.compile(
     rf"put (?:a|my|one) (?:bullet|round) (?:in|into|through)|firebomb|torch|burn|bomb|gas|"
     rf"beat up|beat the shit out of)\w*\s+{_GROUP_MEMBER}"
 )
+# Death called for on a whole class of people who are no protected group (that is hate,
+# `_HATE_STATEMENT`): "all politicians should be hanged", "these bankers deserve to be shot".
+_PEOPLE_PLURAL = (
+    r"(?:politicians|cops|police(?:men)?|people|folks|men|guys|libs|liberals|conservatives|"
+    r"democrats|republicans|tories|commies|communists|leftists|rightists|fascists|traitors|"
+    r"journalists|reporters|judges|protesters|rioters|voters|landlords|elites|billionaires|"
+    r"bankers|lawyers|teachers|doctors|nurses|scientists|priests|soldiers|officers|"
+    r"bureaucrats|ceos|boomers|millennials|zoomers|vegans|hippies|feminists|activists|"
+    r"environmentalists|socialists|capitalists|anarchists|hunters|rapists|pedophiles|"
+    r"paedophiles|criminals|drug dealers|dealers|addicts|junkies|prisoners|inmates)"
+)
+_DEATH_WISHED_ON_PEOPLE = re.compile(
+    rf"\b(?:all|every (?:last |single )?one of (?:the|these|those)|these|those)\s+(?:the\s+)?"
+    rf"(?:\w+\s+)?{_PEOPLE_PLURAL}\s+(?:should|must|need to|deserve to|ought to)\s+"
+    r"(?:all\s+|just\s+)?be\s+(?:all\s+)?(?:hanged|lynched|shot|executed|killed|murdered|"
+    r"burn(?:ed|t) alive|beheaded|gassed|exterminated|strung up|put down|stoned to death|"
+    r"beaten to death|put against a wall)\b"
+)
+# Someone else's violence against a person wished for: "it would be great if someone finally
+# put a bullet in my landlord".
+_VIOLENCE_WISHED_DONE = re.compile(
+    r"\b(?:it(?:'d| would) be (?:so |really |just )?(?:great|nice|good|awesome|lovely|wonderful|"
+    r"amazing|a blessing|a relief)|i(?:'d| would) (?:love|like|enjoy) it|i (?:wish|hope|pray)|"
+    r"wouldn'?t it be (?:great|nice|funny)) (?:(?:if|when|that) )?(?:someone|somebody|anyone|some "
+    r"\w+) (?:would |will |could )?(?:finally |just |actually )?(?:put (?:a|one) (?:bullet|round) "
+    r"(?:in|into|through)|shot|shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
+    r"poison(?:ed|s)?|ran over|runs? over|beat up|beats? up|lynch(?:ed|es)?|hang(?:ed|s)?|"
+    rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_PERSON}\b"
+)
 _MILD_THREAT = re.compile(
+    # A lesson promised to a group: "someone should teach those immigrants a lesson".
+    rf"(?:{_I_WILL}|{_CALLER})(?:teach|show)\s+(?:those\s+|these\s+|the\s+|all\s+(?:the\s+)?|"
+    rf"some\s+)?(?:\w+\s+)?(?:{lexicon.GROUP_RE.pattern})\s+(?:\w+\s+)?(?:a lesson|what "
+    r"happens|their place)\b|"
     rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
     rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b|\bwatch (?:your back|"
     r"yourself|out)\b|\byou(?:'d| had) better watch\b|\bor else\b|\bcatch you outside\b|"
@@ -988,6 +1062,19 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     elif _MILD_THREAT.search(normalized) and not not_serious and not negated:
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
+        )
+    death_wished = _DEATH_WISHED_ON_PEOPLE.search(normalized) or _VIOLENCE_WISHED_DONE.search(
+        normalized
+    )
+    if not findings and death_wished and not denied_before(normalized, death_wished.start()):
+        findings.append(
+            Finding(
+                "VIOLENCE",
+                ("VIOLENCE",),
+                "HIGH",
+                0.85,
+                "Calls for or wishes for violence against people.",
+            )
         )
     if _BOMB_MAKING.search(normalized) or _FOREIGN_BOMB_MAKING.search(normalized):
         findings.append(
@@ -1838,7 +1925,7 @@ _MINOR_REF = (
 # who would notice.
 _GROOMING = re.compile(
     rf"\b(?:get|convince|persuade|talk|trick|pressure|make|groom)\s+{_MINOR_REF}\s+"
-    rf"(?:\w+\s+){{0,2}}?(?:to |into )?(?:send(?:ing)? (?:me |us )?(?:\w+ )?(?:pics|pictures|"
+    rf"(?:\w+\s+){{0,4}}?(?:to |into )?(?:send(?:ing)? (?:me |us )?(?:\w+ )?(?:pics|pictures|"
     rf"photos|nudes|selfies|videos)|undress|take off (?:her|his|their) \w+|sit on (?:my|his) "
     rf"lap|touch (?:me|my|him|his)|keep (?:it|this|our \w+|a secret|secrets))\b"
     rf"|\bgroom(?:ing)? (?:a |the )?(?:child|kid|minor|girl|boy|teen)"
@@ -1899,6 +1986,62 @@ _SEXUALISED = re.compile(
 )
 
 
+# Sex with a child whose age the text states: "she's 14 but ... it's fine to sleep with her",
+# "he's only 16 but I want to hook up with him" (not "with her boyfriend").
+_SEX_WITH_THEM = re.compile(
+    r"\b(?:sleep(?:ing)?|slept|(?:have|had|having) sex|hook(?:ing|ed)? up|(?:make|made|making) "
+    r"out|mess(?:ing)? around|fool(?:ing)? around|bang(?:ing)?|fuck(?:ing)?|hav(?:e|ing) my way|"
+    r"get (?:intimate|physical|naked)|be intimate)\s+with\s+(?:her|him|them)"
+    r"(?=\s*(?:[.,!?;]|$|\s+(?:and|but|so|if|when|tonight|again|now|even|though|because|"
+    r"already|once|anyway|right)\b))"
+)
+# An adult and a child put together as a couple: "is it okay for a 30 year old man to date a
+# 15 year old", "a good age to start dating for a 12 year old and a 25 year old".
+_AGE_UNIT = r"(?:yo|y/o|yrs? old|years?[\s-]olds?)"
+_ANY_AGE = re.compile(rf"\b(\d{{1,2}})[\s-]*{_AGE_UNIT}\b")
+_COUPLING = re.compile(
+    r"\b(?:dat(?:e|es|ed|ing)|relationship|marry|married|marrying|girlfriend|boyfriend|"
+    r"kiss\w*|sex|sleep(?:ing)? with|hook(?:ing)? up|romantic|in love)\b"
+)
+_OWN_CHILD = re.compile(
+    rf"\bmy (?:\d{{1,2}}[\s-]*{_AGE_UNIT} )?(?:daughter|son|kid|child|"
+    r"niece|nephew|sister|brother|student|pupil|grand(?:daughter|son))\b"
+)
+_MET_ONLINE = re.compile(
+    r"\b(?:online|on (?:discord|roblox|minecraft|fortnite|instagram|snapchat|tiktok|kik|"
+    r"whatsapp|telegram|the internet|a game|an app))\b"
+)
+_MEET_ALONE = re.compile(
+    r"\b(?:meet|see|pick up|take|get)\s+(?:her|him|them)\s+(?:up\s+)?(?:alone|in private|"
+    r"somewhere (?:private|quiet)|at my (?:place|house|flat|apartment|hotel)|in my car|"
+    r"(?:at|to) a hotel|without (?:her|his|their) parents)\b"
+)
+
+
+def _adult_with_child(sentence: str) -> bool:
+    ages = [int(m.group(1)) for m in _ANY_AGE.finditer(sentence)]
+    young = [a for a in ages if a < 18]
+    if not young or not _COUPLING.search(sentence) or _OWN_CHILD.search(sentence):
+        return False
+    adults = [a for a in ages if a >= 18]
+    if re.search(r"\b(?:grown (?:man|woman|men|women)|adult (?:man|woman|men|women))\b", sentence):
+        adults.append(30)
+    return any((a >= 20 and y <= 15) or a >= 25 for a in adults for y in young)
+
+
+def _sex_with_a_stated_child(normalized: str) -> bool:
+    for sentence in sentences(normalized):
+        if _adult_with_child(sentence):
+            return True
+        if _SEX_WITH_THEM.search(sentence) and _AGE.search(sentence):
+            return not _OWN_CHILD.search(sentence)
+    return bool(
+        (_MINOR.search(normalized) or _AGE.search(normalized))
+        and _MET_ONLINE.search(normalized)
+        and _MEET_ALONE.search(normalized)
+    )
+
+
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
         return True
@@ -1932,9 +2075,11 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
         _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
-    if (_grooming(normalized) or _sexualised_make_believe(normalized)) and not _PROTECTIVE.search(
-        normalized
-    ):
+    if (
+        _grooming(normalized)
+        or _sexualised_make_believe(normalized)
+        or _sex_with_a_stated_child(normalized)
+    ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks to get a child to send pictures, keep secrets or be alone.")]
     # A claim that children can consent is its own subject: talk of consent protects nothing.
     if _CHILD_CONSENT.search(normalized) or (
@@ -2030,11 +2175,20 @@ _CALL_TO_ACT = re.compile(
 )
 
 
+# A question about a killing already done, by someone other than the asker or the reader:
+# "How did Jack the Ripper kill his victims?", "Why was Lincoln shot?".
+_PAST_KILLING = re.compile(
+    r"^(?:how|why|when|where|who|what|with what)\s+(?:did|was|were|had)\s+(?!(?:i|we|you|u|me)\b)"
+    r"(?:[\w'.-]+\s+){1,5}?(?:kill|murder|poison|assassinate|shoot|stab|strangle|killed|"
+    r"murdered|assassinated|shot|stabbed|poisoned|strangled|executed|lynched)\b"
+)
+
+
 def asks_about_history(sentence: str) -> bool:
     """A question about named historical violence, that calls for nothing ("we should do what
     the Nazis did" is a call, not a question; denial and praise are read by other rules)."""
     return bool(
-        _HISTORY.search(sentence)
+        (_HISTORY.search(sentence) or _PAST_KILLING.search(sentence.strip()))
         and _QUESTION.search(sentence.strip())
         and not _CALL_TO_ACT.search(sentence)
     )
@@ -2195,6 +2349,16 @@ _HARASS_HOWTO = re.compile(
     rf"noticing|finding out|consent|permission|realizing|realising)\b"
     rf"|\bsecretly (?:record|film|track|watch|follow|photograph|spy on|read)\s+(?:\w+\s+){{0,2}}?"
     rf"{_VICTIM}"
+    # Making someone's life a misery: "how do I make my roommate's life a living hell", "the
+    # best way to ruin someone's reputation", "how can I spread rumours about her".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:make|turn)\s+(?:{_PERSON}'?s|his|her|their)\s+"
+    rf"(?:\w+\s+)?(?:life|days?|job|school ?(?:life|year)?|time here)\s+(?:a |an )?(?:living "
+    rf"hell|hell|misery|miserable|nightmare|unbearable|torture)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:ruin|destroy|wreck|trash|tank|sabotage)\s+"
+    rf"(?:{_PERSON}'?s|his|her|their)\s+(?:\w+\s+)?(?:reputation|life|career|marriage|"
+    rf"relationship|name|business)\b"
+    rf"|\b{_ASK}\s+[^.!?]{{0,40}}?\b(?:spread|spreading|start|starting|post|posting)\s+"
+    rf"(?:\w+\s+)?(?:rumou?rs|lies|gossip)\s+about\s+{_VICTIM}"
 )
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
@@ -2209,7 +2373,9 @@ _FRAUD_HOWTO = re.compile(
     rf"(?:identity|identities|credit card|card numbers|passwords?|bank details)|"
     rf"forge (?:a |an )?(?:signature|check|cheque|passport|document)|counterfeit money|"
     rf"make counterfeit|hack (?:into )?(?:someone'?s|an?|my (?:ex|wife|husband|girlfriend|"
-    rf"boyfriend)'?s?) (?:account|phone|email|instagram|facebook))\b"
+    rf"boyfriend)'?s?) (?:account|phone|email|instagram|facebook)|(?:get|log|break|sneak) "
+    rf"(?:in)?to (?:someone'?s|somebody'?s|her|his|my (?:\w+ )?{_RELATION}'?s?) (?:\w+ )?"
+    rf"(?:account|phone|email|inbox|instagram|facebook|snapchat|whatsapp|icloud|messages))\b"
 )
 # Asking for harmful writing: "write a threatening voicemail for my landlord", "give me insults
 # about stuttering I can use on the new kid".
@@ -2234,6 +2400,42 @@ _HARASSING_WRITING = re.compile(
     rf"them)|drop in|post (?:about|on)|call (?:my|him|her|them|this|that|the|a|an)|hurl at|"
     rf"throw at|yell at)\b"
 )
+# Writing whose stated aim is to hurt someone: "write a message to humiliate my classmate",
+# "help me write a text that will make her cry".
+_WRITING_TO_HURT = re.compile(
+    rf"\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:to|that (?:will|would|"
+    rf"could)|which (?:will|would)|so (?:that )?(?:it|i) (?:will|can|could))\s+(?:really\s+)?"
+    rf"(?:{_HARASS}\s+{_VICTIM}|make\s+{_VICTIM}\s+(?:\w+\s+)?(?:cry|feel (?:worthless|"
+    rf"useless|stupid|ugly|small|pathetic|like (?:shit|garbage|trash|nothing))|hate (?:herself|"
+    rf"himself|themselves)|want to die|kill (?:herself|himself|themselves)))\b"
+)
+# Asking for graphic sexual violence, gore or erotica to be written: "write a story where a
+# man rapes a woman in graphic detail", "describe a murder with as much gore as possible",
+# "write an erotic story about two neighbours".
+_TELL = rf"(?:{_CREATE}|describe|narrate|depict|tell me|continue)"
+_GRAPHIC = (
+    r"(?:(?:in|with) (?:\w+ )?(?:graphic|explicit|vivid|gory|gruesome|lurid|excruciating|"
+    r"intimate|full|loving) detail|graphically|explicitly|uncensored|with (?:as much|lots of|"
+    r"plenty of|a lot of) (?:gore|blood|detail)|as (?:graphic|gory|gruesome|explicit|brutal) as "
+    r"(?:possible|you can)|(?:graphic|gory|gruesome|explicit) (?:details?|descriptions?))"
+)
+_GRAPHIC_WRITING = re.compile(
+    rf"\b{_TELL}\b[^.!?]{{0,80}}?\b(?:rapes?|raped|raping|sexual(?:ly)? assault\w*|molest\w*)\b"
+    rf"[^.!?]{{0,60}}?{_GRAPHIC}|\b{_TELL}\s+{_GRAPHIC}\b[^.!?]{{0,60}}?\b(?:rapes?|raped|"
+    r"raping|sexual(?:ly)? assault\w*)\b"
+)
+_GORE_WRITING = re.compile(
+    rf"\b{_TELL}\b[^.!?]{{0,80}}?\b(?:murder\w*|kill(?:s|ed|ing)|tortur\w+|massacre\w*|"
+    r"dismember\w*|mutilat\w+|behead\w*|disembowel\w*|slaughter\w*|stabb?\w*|execution)\b"
+    rf"[^.!?]{{0,60}}?{_GRAPHIC}|\b{_TELL}\s+{_GRAPHIC}\b[^.!?]{{0,60}}?\b(?:murder\w*|"
+    r"kill(?:s|ed|ing)?|tortur\w+|dismember\w*|mutilat\w+|behead\w*|disembowel\w*)\b"
+)
+_EROTIC_WRITING = re.compile(
+    rf"\b{_TELL}\s+(?:\w+\s+){{0,3}}?(?:erotic|erotica|smutty|smut|porn\w*|x-rated|nsfw|"
+    r"sexually explicit|explicit sex(?:ual)?|hardcore|sex)\s+(?:\w+\s+)?(?:story|stories|scene|"
+    r"scenes|fanfic|fan ?fiction|poem|chapter|novel|content|description|roleplay|role-play|"
+    r"script|dialogue|text)\b"
+)
 _HATEFUL_WRITING = re.compile(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
     rf"islamophobic|xenophobic|hateful|bigoted|white (?:power|supremacist)|nazi)\s+"
@@ -2253,8 +2455,9 @@ _WRITING_PROTECTIVE = re.compile(
 # "find the home address of a girl from my gym; I only know her first name".
 _DOX_TARGET = re.compile(
     r"\b(?:find|work out|figure out|look up|track down|get|dig up)\b[^.!?]{0,30}?\b(?:home "
-    r"address|(?:her|his|their) address|address of|where (?:she|he|they|(?:the|this|that|a) "
-    r"(?:[\w']+ ){1,5}?)(?:lives?|works?|sleeps)|(?:her|his|their) workplace|"
+    r"address|(?:her|his|their) address|address of|where (?:(?:she|he|they) (?:\w+ )?|(?:the|this|"
+    r"that|a|my) (?:[\w'-]+ ){1,5}?)(?:lives?|works?|sleeps|is staying|moved to)|"
+    r"(?:her|his|their) workplace|"
     r"(?:her|his|their) (?:phone )?number|phone number of)"
 )
 # Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
@@ -2279,7 +2482,10 @@ _DOX_AIM = re.compile(
     r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
     r"door|flood|my followers|make (?:her|him|them) pay|confront|without (?:her|him|them) "
-    r"knowing|only know (?:her|his|their) (?:first )?name|from (?:the |her |his |their )?(?:stuff |"
+    r"knowing|only know (?:her|his|their) (?:first )?name|my ex|ex-?(?:girlfriend|boyfriend|wife|"
+    r"husband|partner)|blocked me|restraining order|(?:won'?t|doesn'?t want to|refuses? to) "
+    r"(?:talk to|see|speak to|answer|reply to) me|changed (?:her|his|their) (?:number|address)|"
+    r"from (?:the |her |his |their )?(?:stuff |"
     r"things )?(?:in the )?(?:photos?|videos?|pictures?|background))\b"
 )
 # Sharing someone's intimate images.
@@ -2535,6 +2741,12 @@ _REQUESTS: tuple[
         _asked("HATE_SPEECH", "Asks for hateful writing."),
     ),
     (
+        _WRITING_TO_HURT,
+        _WRITING_PROTECTIVE,
+        None,
+        _asked("HARASSMENT", "Asks for writing meant to hurt or humiliate someone."),
+    ),
+    (
         _HARASSING_WRITING,
         _WRITING_PROTECTIVE,
         None,
@@ -2557,11 +2769,35 @@ _REQUESTS: tuple[
         Finding("SEXUAL", ("SEXUAL",), "MEDIUM", 0.85, "Asks for sexual talk or role-play."),
     ),
     (
+        _GRAPHIC_WRITING,
+        _WRITING_PROTECTIVE,
+        None,
+        Finding("SEXUAL", ("SEXUAL",), "HIGH", 0.9, "Asks for graphic sexual violence."),
+    ),
+    (
+        _GORE_WRITING,
+        _WRITING_PROTECTIVE,
+        None,
+        Finding("VIOLENCE", ("VIOLENCE",), "MEDIUM", 0.85, "Asks for graphic, gory violence."),
+    ),
+    (
+        _EROTIC_WRITING,
+        _SEXUAL_TALK_PROTECTIVE,
+        None,
+        Finding("SEXUAL", ("SEXUAL",), "MEDIUM", 0.85, "Asks for erotic or explicit writing."),
+    ),
+    (
         _DOX_POSTED,
         None,
         None,
         _asked("HARASSMENT", "Makes where a private person lives or works public.", "DOXXING"),
     ),
+)
+# Access the account holder asked for: "she forgot her password and asked me to help".
+_WITH_CONSENT = re.compile(
+    r"\b(?:asked me to|wants me to|told me to|with (?:her|his|their) (?:permission|consent)|"
+    r"forgot (?:her|his|their) password|(?:passed away|died|deceased)|power of attorney|"
+    r"executor)\b"
 )
 _FRAUD_REQUEST = Finding(
     "ILLEGAL", ("FRAUD", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to commit fraud."
@@ -2621,7 +2857,11 @@ def _requests_by_sentence(normalized: str) -> list[Finding]:
             found = [covert] if covert else []
         if not found and _asks_foreign_harm(sentence):
             found = [_HURT_REQUEST]
-        if _FRAUD_HOWTO.search(sentence):
+        if (
+            _FRAUD_HOWTO.search(sentence)
+            and not _WITH_CONSENT.search(normalized)
+            and not any(f.category == "HARASSMENT" for f in found)
+        ):
             found.append(_FRAUD_REQUEST)
         if found:
             return found
