@@ -278,6 +278,15 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"cancer cells|tumou?rs?|the infection)\b",
             "swat the bug",
         ),
+        # Dead of laughter: "LMAO I'm dead", "I'm dying 😂" (beside a laugh only).
+        (
+            r"\b(?:i'?m|im|i am) (?:so |literally |actually |fully )?(?:dead|dying|deceased)\b"
+            r"(?=[^.!?]{0,40}(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hilarious|funny|joke)\b|[\U0001F602"
+            r"\U0001F923\U0001F480]))|(?<=[\U0001F602\U0001F923\U0001F480])\s*(?:i'?m|im|i am) "
+            r"(?:so |literally )?(?:dead|dying)\b|\b(?:lol|lmao|lmfao|rofl|haha\w*)\W{0,3}"
+            r"(?:i'?m|im|i am) (?:so |literally |actually )?(?:dead|dying|deceased)\b",
+            "i'm laughing",
+        ),
         # An own goal: "she shot herself in the foot with that decision".
         (
             r"\bsho(?:o)?t(?:s|ing)?\s+(?:her|him|my|your|them|our|one)sel(?:f|ves)\s+in\s+the\s+"

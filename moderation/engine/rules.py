@@ -422,8 +422,42 @@ _NOT_OF_YOU = re.compile(
 
 
 def _said_of_you(match: re.Match[str]) -> bool:
-    """The insult of a "you ... insult" match is said of "you"."""
-    return not _NOT_OF_YOU.search(match.string, match.end("you"), match.start("insult"))
+    """The insult of a "you ... insult" match is said of "you", not of what is the reader's
+    work or thing ("your code is garbage", "your idea is stupid": criticism, not abuse)."""
+    if _NOT_OF_YOU.search(match.string, match.end("you"), match.start("insult")):
+        return False
+    if match.group("you") not in ("your", "ur") or lexicon.SLUR_RE.fullmatch(match["insult"]):
+        return True
+    owned = _OWNED.match(match.string, match.end("you"))
+    if owned is None or owned.group(1) in _PERSONAL:
+        return True
+    return not (owned.group(1) in _WORK or is_a_thing(owned.group(1)))
+
+
+# "your <noun> is|are|was ...": what the reader owns or made.
+_OWNED = re.compile(r"\s+(?:\w+\s+)?([a-z]+)\s+(?:is|are|was|were|looks?|sounds?|tastes?)\b")
+# What a "your" may own that stands for the reader: their body, kin, kind or life.
+_PERSONAL = frozenset(
+    (
+        "face", "body", "voice", "existence", "smell", "breath", "hair", "teeth", "ass", "butt",
+        "looks", "personality", "life", "mom", "mum", "mother", "dad", "father", "family", "kids",
+        "children", "wife", "husband", "sister", "brother", "girlfriend", "boyfriend", "friends",
+        "kind", "people", "race", "parents", "son", "daughter", "baby", "self", "brain", "head",
+        "mind", "soul", "character", "skin", "weight", "nose", "legs", "tits", "dick",
+    )
+)  # fmt: skip
+# What a reader makes or holds, criticised without insulting them.
+_WORK = frozenset(
+    (
+        "code", "essay", "idea", "ideas", "plan", "work", "opinion", "opinions", "take", "argument",
+        "logic", "post", "comment", "answer", "question", "article", "writing", "art", "drawing",
+        "song", "music", "taste", "cooking", "food", "design", "website", "app", "game", "driving",
+        "handwriting", "joke", "jokes", "script", "report", "presentation", "slides", "paper",
+        "thesis", "book", "story", "poem", "pr", "commit", "review", "playlist", "team", "car",
+        "phone", "setup", "build", "strategy", "point", "theory", "proposal", "spelling",
+        "grammar", "english", "french", "recipe", "coffee", "room", "house",
+    )
+)  # fmt: skip
 
 
 def _insult_asserted(sentence: str, match: re.Match[str]) -> bool:
@@ -1682,6 +1716,12 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
     r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
     r"tired of (?:living|being alive))\b|"
+    # No point left in living: "I don't see the point in living anymore", "there's no reason to
+    # go on" (not "no point in living in a city", "without music").
+    r"\b(?:no|(?:don'?t|do not|can'?t|cannot) see (?:the|a|any)|what'?s the) (?:point|reason) "
+    r"(?:in|of|to) (?:living|life|live|going on|go on|keep(?:ing)? going|being alive|staying "
+    r"alive|carrying on|carry on|wak(?:e|ing) up)\b"
+    r"(?! (?:if|without|unless|in|on|with|here|there|like)\b)|"
     # The method said without "I": "thinking of jumping in front of a train tomorrow".
     r"\b(?:thinking (?:of|about)|planning (?:on|to)|going to|gonna|want to|wanna)\s+"
     r"(?:(?:jump(?:ing)?|throw(?:ing)? myself|step(?:ping)?|walk(?:ing)?) (?:in front of|off|"

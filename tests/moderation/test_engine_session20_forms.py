@@ -246,3 +246,51 @@ def test_minimised_atrocities_imputed_crime_and_wished_harm(text: str, category:
 )
 def test_their_harmless_neighbours_and_reclaimed_words_pass(text: str) -> None:
     assert not _flagged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your essay is garbage.",
+        "Your idea is stupid.",
+        "Your code is garbage.",
+        "I'm dead, that joke was hilarious.",
+        "LMAO I'm dead",
+        "There's no point in living in a city if you hate noise.",
+        "I don't see the point in this meeting.",
+    ],
+)
+def test_criticised_work_laughter_and_idle_points_pass(text: str) -> None:
+    assert not _flagged(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Your face is disgusting.", "HARASSMENT"),
+        ("Your whole family is trash.", "HARASSMENT"),
+        ("Your stupid code broke the build, you idiot.", "HARASSMENT"),
+        ("You are garbage.", "HARASSMENT"),
+        ("I'm dead inside and I want it to end.", "SELF_HARM"),
+    ],
+)
+def test_the_reader_their_kin_and_real_despair_stay_flagged(text: str, category: str) -> None:
+    verdict = moderate(text)
+    assert verdict.status == "DISALLOWED"
+    assert verdict.category == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't see the point in living anymore.",
+        "There's no point in living.",
+        "I don't see any reason to go on.",
+        "What's the point of living anymore?",
+    ],
+)
+def test_no_point_left_in_living_escalates_as_self_harm(text: str) -> None:
+    """Escalation: self-harm intent is SELF_HARM with ESCALATE (spec 4.4)."""
+    verdict = moderate(text)
+    assert verdict.category == "SELF_HARM"
+    assert verdict.action == "ESCALATE"
