@@ -902,6 +902,33 @@ def asks_why_no_one_can(sentence: str) -> bool:
     )
 
 
+# A question of fact about what the law or an institution lets a group do: "Is it true that gay
+# people can't donate blood?", "Can trans people serve in the military?" (not "should ... be
+# allowed", which asks for an opinion on their rights).
+_ASKS_WHAT_THE_RULES_ALLOW = re.compile(
+    r"^\W*(?:is it true that|is it (?:legal|allowed) for|are|can|could|do|why (?:can'?t|"
+    r"couldn'?t|aren'?t|weren'?t)|when (?:could|did|were|was)|where (?:can|can'?t))\b"
+    r"(?:(?!\bshould\b)[^?]){0,80}?\b(?:donate blood|give blood|adopt|marry|get married|vote|"
+    r"serve (?:in the (?:military|army)|openly)|enlist|run for office|be ordained|become "
+    r"(?:priests|rabbis|imams|bishops|citizens)|own (?:land|property)|inherit|get a passport|"
+    r"change (?:their|the) (?:legal )?(?:name|gender))\b[^?]*\?\s*$"
+)
+
+
+def asks_what_the_rules_allow(sentence: str) -> bool:
+    """A question of fact about a group's rights, with no word of contempt in it."""
+    if not _ASKS_WHAT_THE_RULES_ALLOW.search(sentence):
+        return False
+    counts = lexicon.lexicon_counts(sentence)
+    return not (
+        counts["dehumanising"]
+        or counts["insult"]
+        or counts["slur"]
+        or counts["profanity"]
+        or _HOSTILE.search(sentence)
+    )
+
+
 # Violent words as a joke among friends: a laugh in the sentence, and what would set it off is
 # a trifle ("I'll kill you if you eat my leftovers lol", "spoil the finale and you're dead 😂").
 _LAUGH = re.compile(r"(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|xd)\b|😂|🤣|💀|😆|😅|😜|🙃)")

@@ -259,6 +259,8 @@ _INTENSIFIER = re.compile(
 _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
     # "Why can't gay people time travel?": what no one can do, asked of a group.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can),
+    # "Is it true that gay people can't donate blood?": a question of fact about the rules.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow),
     # "I'll kill you if you eat my leftovers lol": violent words over a trifle, with a laugh.
     (("VIOLENCE", "HARASSMENT"), context.jocular),
     # "People who litter are scum": abuse of what people do, aimed at no one.

@@ -647,6 +647,12 @@ _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # greedy", "you're not just stupid".
 _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|"
+    # Kept from family life: "shouldn't have children" asserts, as "should not breed" does.
+    r"\b(?:shouldn'?t|should not|should never|must not|mustn'?t|ought not to)\s+"
+    r"(?:be allowed to\s+)?(?:have (?:children|kids|babies)|reproduce|breed|procreate|"
+    r"be parents|raise (?:children|kids)|adopt)\b|"
+    # "No sirven para": good for nothing, said of a group.
+    r"\bno (?:sirven|valen) (?:para|nada)\b|"
     # Minimising: "wasn't that bad" says it was fine.
     r"\b(?:wasn'?t|was not|weren'?t|were not|isn'?t|is not|not)\s+(?:really\s+|even\s+|"
     r"actually\s+)?(?:that|so|all that)\s+bad\b|"
@@ -730,6 +736,15 @@ _CRIME_IMPUTED = re.compile(
 )
 _GROUP_SAID = re.compile(
     rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b|"
+    # Conspiracy: "Jews control the banks", "the Jews run the media".
+    r"\b(?:the )?(?:jews|jewish people|zionists|jewish elites)\s+(?:\w+\s+)?(?:control|run|own|"
+    r"rule|manipulate|are behind)\s+(?:the |all the |all of the |our )?(?:banks|media|world|"
+    r"government|governments|money|hollywood|finance|economy|everything|us|america|politicians|"
+    r"wars?)\b|"
+    # Kept from family life: "disabled people shouldn't have children".
+    rf"{_GROUP}\s+(?:shouldn'?t|should not|should never|must not|mustn'?t|ought not to)\s+"
+    r"(?:be allowed to\s+)?(?:have (?:children|kids|babies)|reproduce|breed|procreate|be "
+    r"parents|raise (?:children|kids)|adopt)\b|"
     # The same asked: "why are immigrants so lazy?", "why are all Muslims terrorists?".
     rf"\bwhy (?:are|were) {_WHOLE}{_GROUP}\s+{_DEROGATORY}"
 )
@@ -2924,6 +2939,7 @@ _FOREIGN_THREAT = re.compile(
     r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer)\b|"
     r"\bje (?:vais|veux|vas) (?:tuer|buter|egorger|poignarder|flinguer|etrangler) "
     r"(?:mon|ma|mes|le|la|les|ce|cette|ces|son|sa|ses|ton|ta|tes) (?!temps\b|ennui\b)\w+|"
+    r"\bje (?:vais|veux) (?:\w+ ){0,4}?(?:te|vous) faire la peau\b|\bt(?:e|')\s*faire la peau\b|"
     r"\bje (?:te|vous|le|la|les) (?:tuerai|buterai|egorgerai|massacrerai|crever ai|"
     r"retrouverai)\b|\bje vais (?:tous )?vous (?:tous )?tuer\b|\b(?:tu vas|vous allez) "
     r"(?:mourir|crever|le payer)\b|\bje sais ou tu (?:habites|vis)\b|\bt'es (?:un homme )?mort\b|"
@@ -2933,7 +2949,9 @@ _FOREIGN_THREAT = re.compile(
     r"umbringen|toten|abstechen|erschiessen|erstechen|kaltmachen|fertigmachen|abknallen|"
     r"erwurgen|verbrennen|vergewaltigen|schlagen|kaputtmachen)\b|\bich (?:tote|ersteche|"
     r"erschiesse|erwurge) (?:dich|euch|sie|ihn)\b|\bdu bist (?:so )?(?:tot|ein toter mann)\b|"
-    r"\bich weiss,? wo du wohnst\b|\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
+    r"\bich weiss,? wo du wohnst\b|\bich werde dich (?:\w+ ){0,3}?(?:und )?(?:abstechen|"
+    r"abknallen|kaltmachen|umbringen|erschiessen|erstechen|aufschlitzen|toten)\b|"
+    r"\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
     # Spanish
     r"\b(?:te|os|lo|la|los|las) (?:voy|vamos) a (?:matar|apunalar|disparar|reventar|"
     r"quemar|ahorcar|violar|golpear|partir la cara|romper la cara)\b|\bvoy a (?:matarte|"
@@ -2974,6 +2992,14 @@ _FOREIGN_SELF_HARM = re.compile(
     r"\b(?:quiero|voy a|pienso|necesito) (?:suicidarme|morir(?:me)?|matarme|quitarme la vida|"
     r"cortarme|ahorcarme|acabar con (?:todo|mi vida))\b|\bme quiero (?:morir|matar|suicidar)\b|"
     r"\bno quiero (?:seguir )?vivir\b|"
+    # No will left to live: "ich habe keine Lust mehr zu leben", "je n'ai plus envie de vivre",
+    # "no tengo ganas de vivir".
+    r"\bkeine lust mehr (?:zu leben|auf das leben|auf mein leben)\b|\bkeinen sinn mehr (?:zu "
+    r"leben|im leben|in meinem leben)\b|\bplus (?:envie|aucune raison) de vivre\b"
+    r"(?! (?:ici|la|a|en|dans|avec|comme|chez|sans)\b)|\bplus "
+    r"(?:aucun )?(?:gout|sens) a (?:la|ma) vie\b|\bno tengo (?:ganas|ningun motivo|ninguna razon) "
+    r"(?:de|para) (?:seguir )?vivir\b(?! (?:aqui|en|con|asi|como|alli)\b)|\bno le veo (?:el )?"
+    r"sentido a (?:la|mi) vida\b|"
     r"\b(?:je vais|demain je|ce soir je|je veux)\s+(?:\w+\s+){0,2}?(?:me tailler les veines|"
     r"me pendre|me jeter|sauter d|tout avaler|tout prendre|prendre tout|me foutre en l'air)|"
     r"\bme tailler les veines\b|\bje prends tout\b[^.!?]{0,30}\badieu\b|"
@@ -3088,6 +3114,16 @@ _FOREIGN_HATE = re.compile(
     rf"fluchtlingsheime?|asylheime?)\b|"
     rf"\b(?:couler|versenken|hundir\w*)\b[^.!?]{{0,30}}\b(?:bateaux|boote|pateras|cayucos)\b|"
     rf"\b(?:bateaux|boote|pateras|cayucos)\b[^.!?]{{0,40}}\b(?:couler|versenken|hundir\w*)\b|"
+    # Unfit for power or thought: "les femmes sont trop bêtes pour diriger", "las mujeres no
+    # sirven para mandar", "Frauen sind zu dumm zum Führen".
+    rf"\b{_FOREIGN_GROUP}\s+(?:sont|sind|son)\s+(?:\w+\s+)?(?:trop|zu|demasiado|demasiadas?)\s+"
+    r"(?:betes?|stupides?|connes?|cons|faibles|emotives?|idiotes?|dumm|blod|schwach|emotional|"
+    r"tontas?|tontos|estupid[oa]s|debiles|emocionales|brutos?|brutas?)\b|"
+    rf"\b{_FOREIGN_GROUP}\s+no (?:sirven|valen) (?:para|nada)\b|"
+    # Conspiracy: "les juifs contrôlent les banques", "die Juden sind an allem schuld".
+    r"\b(?:les |die |los )?(?:juifs|juden|judios)\b[^.!?]{0,20}\b(?:control\w*|kontrollier\w*|"
+    r"beherrsch\w*|dirigent|dominent|dominan|manipul\w+|steuern|sont (?:derriere|responsables de) "
+    r"tout|sind an allem schuld|tienen la culpa de todo)\b|"
     rf"\b(?:les )?femmes\b[^.!?]{{0,20}}\bbonnes (?:qu'?)?a\b|\bfrauen gehoren (?:an den herd|"
     rf"in die kuche)\b|\b(?:las )?mujeres\b[^.!?]{{0,20}}\b(?:a la cocina|solo sirven para)\b"
 )
