@@ -2088,8 +2088,12 @@ def _sex_with_a_stated_child(normalized: str) -> bool:
     for sentence in sentences(normalized):
         if _adult_with_child(sentence):
             return True
-        if _SEX_WITH_THEM.search(sentence) and _AGE.search(sentence):
-            return not _OWN_CHILD.search(sentence)
+        if (
+            _SEX_WITH_THEM.search(sentence)
+            and _AGE.search(sentence)
+            and not _OWN_CHILD.search(sentence)
+        ):
+            return True
     return bool(
         (_MINOR.search(normalized) or _AGE.search(normalized))
         and _MET_ONLINE.search(normalized)
