@@ -1892,7 +1892,8 @@ def detect_self_harm(normalized: str) -> list[Finding]:
 # --- Minors in a sexual context --------------------------------------------------------------
 
 # An age under 18 in digits: "15 yo", "15 years old", "15-year-old".
-_UNDER_18 = r"(?:[1-9]|1[0-7])[\s-]*(?:yo|y/o|yrs? old|years?[\s-]olds?)"
+_AGE_UNIT = r"(?:yo|y/o|yrs? old|years?[\s-]olds?)"
+_UNDER_18 = rf"(?:[1-9]|1[0-7])[\s-]*{_AGE_UNIT}"
 _AGE = re.compile(
     rf"\b{_UNDER_18}\b|"
     r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7])\b(?!\s*(?:am|pm|%|\$|dollars|"
@@ -2052,7 +2053,6 @@ _SEX_WITH_THEM = re.compile(
 )
 # An adult and a child put together as a couple: "is it okay for a 30 year old man to date a
 # 15 year old", "a good age to start dating for a 12 year old and a 25 year old".
-_AGE_UNIT = r"(?:yo|y/o|yrs? old|years?[\s-]olds?)"
 _ANY_AGE = re.compile(rf"\b(\d{{1,2}})[\s-]*{_AGE_UNIT}\b")
 _COUPLING = re.compile(
     r"\b(?:dat(?:e|es|ed|ing)|relationship|marry|married|marrying|girlfriend|boyfriend|"
