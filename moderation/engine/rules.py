@@ -963,17 +963,15 @@ _VIOLENCE_WISHED_DONE = re.compile(
 # than seeing protesters get run over"). Harm that only a living being can suffer, and a
 # pleasure taken in it, in one sentence; people who enjoy it spoken of, or a denial, are not it.
 _HARM_SUFFERED = (
-    r"(?:suffer(?:s|ed|ing)?(?! (?:a|an|the|from|through|less|no more|any ?more|losses|defeats?|"
-    r"setbacks?|\w+ (?:loss|losses|defeats?)))|scream(?:s|ed|ing)? (?:in (?:pain|agony)|for "
-    r"(?:help|mercy)|until)|beg(?:s|ged|ging)? for (?:mercy|(?:his|her|their) li(?:fe|ves))|"
-    r"(?:bleed(?:s|ing)?|bled) out(?! (?:the|an?|its)\b)|burn(?:s|ed|ing|t)? alive|"
-    r"writh(?:e|es|ed|ing) in (?:pain|agony)|in agony|"
+    r"(?:suffer(?:s|ed|ing)?(?! (?:a|an|the|from|through|losses|defeats?|setbacks?|\w+ (?:loss|"
+    r"losses|defeats?)))|scream(?:s|ed|ing)? (?:in (?:pain|agony)|for (?:help|mercy)|until)|"
+    r"beg(?:s|ged|ging)? for (?:mercy|(?:his|her|their) li(?:fe|ves))|bleed(?:s|ing)? out|"
+    r"bled out|burn(?:s|ed|ing|t)? alive|writh(?:e|es|ed|ing) in (?:pain|agony)|in agony|"
     r"choke to death|chok(?:es|ed|ing) to death|die slowly|dying slowly|drown(?:s|ed|ing)?"
     r"(?! in (?:work|paperwork|debt|emails|sorrows?|tears|noise))|"
-    r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?(?! (?:at|in|by|to "
-    r"pieces)\b)|"
-    r"stabbed|shot|tortured|lynched|murdered|slaughtered|mauled|burned alive|burnt alive|set on "
-    r"fire|executed|beheaded|hanged|strangled|maimed|butchered)|"
+    r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?|stabbed|shot|"
+    r"tortured|lynched|murdered|slaughtered|mauled|burned|burnt|set on fire|executed|beheaded|"
+    r"hanged|strangled|maimed|butchered)|"
     r"(?:skull|head|neck|spine|bones?|face) (?:crack(?:s|ed|ing)?|snap(?:s|ped|ping)?|"
     r"shatter(?:s|ed|ing)?|split(?:s|ting)? open|cav(?:e|ed|ing) in|roll(?:s|ed|ing)?)|"
     r"set (?:a|the|my|his|her|that) (?:\w+ )?(?:cat|dog|kitten|puppy|animal) on fire)"
@@ -1000,10 +998,7 @@ _SUFFERING_ENJOYED = re.compile(
 # Suffering on screen: "horror movies where people get stabbed".
 _ON_SCREEN = re.compile(
     r"\b(?:movies?|films?|horror|tv|shows?|series|episodes?|games?|gaming|anime|cartoons?|"
-    r"scenes?|characters?|villains?|(?:special )?effects|actors?|actress|stunts?|wrestling|"
-    # Sport and contests: "I love watching Liverpool suffer".
-    r"teams?|fans|league|season|match|club|rivals?|opponents?|players?|debates?|chess|football|"
-    r"soccer|basketball|baseball|hockey|cricket|tennis|golf|tournament|finals?|playoffs?)\b"
+    r"scenes?|characters?|villains?|(?:special )?effects|actors?|actress|stunts?|wrestling)\b"
 )
 # Speech about those who enjoy it: "people who enjoy watching animals suffer are sick".
 _ENJOYERS_SPOKEN_OF = re.compile(
@@ -1030,7 +1025,7 @@ _VIOLENT_FANTASY = re.compile(
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
     rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
-    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b(?!'s)"
+    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b"
 )
 # The same in French, German and Spanish: "quelqu'un devrait brûler leur appartement",
 # "jemand sollte ihre Wohnung anzünden", "alguien debería quemar su casa"; and suffering
@@ -2362,23 +2357,19 @@ _A_YOUNG_CHILD = re.compile(
 # Sexual contact, arousal or the undressing of the person named: "touched her small breasts",
 # "made her touch him", "it turns me on".
 _SEXUAL_CONTACT = re.compile(
-    r"\bi (?:want|wanna|would love|'d love|need|long) to (?:kiss|lick|touch|feel) (?:her|him|them) "
-    r"all over\b|"
-    r"\bi (?:couldn'?t stop |can'?t stop |kept |keep |love |loved )?(?:touching|touched|rubbing|"
-    r"rubbed|kissing|stroking|stroked|feeling|felt) (?:his|her|their) (?:little |small |tiny |bare "
-    r"|naked |soft )?body\b|"
+    r"\b(?:touch(?:ed|es|ing)?|grop(?:e|ed|es|ing)|fondl(?:e|ed|es|ing)|rub(?:bed|bing|s)?|"
+    r"lick(?:ed|ing|s)?|kiss(?:ed|es|ing)?|feel(?:ing)? up|felt up)\s+(?:her|him|them) all "
+    r"over\b|"
     r"\b(?:touch(?:ed|es|ing)?|grop(?:e|ed|es|ing)|fondl(?:e|ed|es|ing)|rub(?:bed|bing|s)?|"
     r"lick(?:ed|ing|s)?|kiss(?:ed|es|ing)?|feel(?:ing)? up|felt up)\s+(?:her|his|their|the "
-    r"(?:girl|boy|child|kid)'?s?)\s+(?:(?:small|little|tiny|bare|naked|young|soft|developing|"
-    r"budding)\s+)?(?:breasts?|chest|nipples?|privates?|private parts|crotch|genitals?|vagina|"
-    r"penis|butt|bum|ass|thighs?|naked body)\b|"
+    r"(?:girl|boy|child|kid)'?s?)\s+(?:\w+\s+)?(?:breasts?|chest|nipples?|privates?|private "
+    r"parts|crotch|genitals?|vagina|penis|butt|bum|ass|thighs?|naked body|body)\b|"
     r"\b(?:made|make|makes|making|forced?|forcing|got|get|told|tells|asked)\s+(?:her|him|them)\s+"
-    r"(?:to\s+)?(?:(?:touch|suck|lick|rub) (?:me|him|his|my)\b|(?:undress|strip|get naked|take "
-    r"off (?:her|his|their) (?:clothes|pants|underwear|panties)) (?:for|in front of) (?:me|him|"
-    r"us)\b)|"
-    r"\b(?:turns? me on|turned me on|turning me on)\b(?! to\b)|"
-    r"\b(?:gets? me (?:hard|wet|horny)|makes? me (?:hard|wet|horny)|i get (?:hard|wet|horny|"
-    r"aroused)|so horny|jerk(?:ing)? off to|aroused by)\b"
+    r"(?:to\s+)?(?:touch|suck|lick|undress|strip|take off (?:her|his|their) (?:clothes|"
+    r"pants|underwear|panties|shirt)|get naked|sit on (?:my|his) lap)\b|"
+    r"\b(?:turns? me on|turned me on|turning me on|gets? me (?:hard|wet|horny|off)|makes? me "
+    r"(?:hard|wet|horny)|i get (?:hard|wet|horny|aroused)|so horny|get off on|jerk(?:ing)? off "
+    r"to|aroused by|hot for)\b"
 )
 _ADULT_PARTNER = re.compile(
     r"\b(?:wife|husband|girlfriend|boyfriend|partner|fiance\w*|spouse|my man|my woman|"

@@ -10,10 +10,7 @@ for, a place full of people as a target. Policy 2026.11.65: sex forced or drugge
 by the one who did it; voyeurism offered; sexual talk asked for as "what you would do to my
 body in bed". Policy 2026.11.66: rallying to a race war or a caliphate, extremists called "the
 only true" believers, an extremist's deeds called justified. Policy 2026.11.67: regret or a
-lesson promised to a person, a crowd set on one person's account. Policy 2026.11.68 narrows
-the child and suffering forms after fresh harmless probes: family kisses, bath time, touching
-toes, Santa's lap and "turn me on to new music" were CHILD_SAFETY bans under .61 to .67; a
-chess loss, a football team, debates, less suffering hoped for and a piñata were VIOLENCE.
+lesson promised to a person, a crowd set on one person's account.
 
 Every text here was written for these tests; none comes from a data set. 22 of the .61 cases
 fail on the code before it, 8 of the .62 cases, the 12 harmful .63 cases, 5 of the .64 cases
@@ -431,44 +428,4 @@ def test_regret_lessons_and_brigading_promised_to_a_person(text: str, category: 
     ],
 )
 def test_kind_lessons_spam_reports_and_encouragement_pass(text: str) -> None:
-    assert not _flagged(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # Family affection, bath time, exercise, Santa, idioms: not sexual contact with a child.
-        "Grandma kissed him all over when the little boy came home from camp.",
-        "The kids got me so excited for the holidays, they turn me on to new music.",
-        "The teacher told them to touch their toes and then the kids ran laps.",
-        "The mom told them to undress and get in the bath, the kids were covered in mud.",
-        "Santa made him sit on his lap and the little boy asked for a bike.",
-        # Games, sport and debates: not suffering enjoyed.
-        "I love watching my brother get beaten at chess by my 8 year old.",
-        "I love watching Liverpool suffer every season.",
-        "I love seeing them get burned in debates.",
-    ],
-)
-def test_affection_bath_time_games_and_sport_are_not_the_new_forms(text: str) -> None:
-    verdict = moderate(text)
-    assert verdict.category not in {"CHILD_SAFETY", "VIOLENCE"}
-    assert not _flagged(text)
-
-
-def test_touching_a_sleeping_childs_body_is_child_safety() -> None:
-    verdict = moderate(
-        "He was only thirteen, and I couldn't stop touching his body while he slept."
-    )
-    assert verdict.status == "DISALLOWED"
-    assert verdict.category == "CHILD_SAFETY"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I hope to see him suffer less after the surgery.",
-        "The kids loved watching the piñata get beaten to pieces.",
-    ],
-)
-def test_less_suffering_hoped_for_and_a_pinata_pass(text: str) -> None:
     assert not _flagged(text)
