@@ -857,34 +857,6 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     )
 
 
-# An injury by accident: "I burned my arm on the oven", "cutting my finger while cooking", "I
-# accidentally cut my thumb" (not "on purpose", not "again", not to feel something).
-_INJURED = re.compile(
-    r"\b(?:cut|cuts|cutting|burn|burned|burnt|burning|sliced|slicing|nicked|scraped|scratched|"
-    r"scalded|bruised|sprained|twisted|hurt|stabbed) (?:my|myself|his|her|their)\b"
-)
-_BY_ACCIDENT = re.compile(
-    r"\b(?:accident\w*|by mistake|while (?:cooking|chopping|cutting|slicing|shaving|baking|"
-    r"gardening|working|opening|cleaning|ironing|fixing|playing|running|hiking|climbing)|on (?:the|"
-    r"a|an) (?:oven|stove|hob|pan|pot|grill|iron|kettle|radiator|glass|broken glass|knife|can|tin|"
-    r"lid|blade of the|mandoline|grater|fence|nail|rock|corner)|(?:fell|slipped|tripped|crashed)|"
-    r"boiling water|hot (?:oil|water|pan|coffee|tea))\b"
-)
-_ON_PURPOSE = re.compile(
-    r"\b(?:on purpose|deliberately|intentionally|again|to feel|to punish|because i (?:deserve|"
-    r"wanted)|want(?:ed)? to|scars?|relapse\w*|hide|hiding|blood felt|felt good)\b"
-)
-
-
-def accidental_injury(sentence: str) -> bool:
-    """The sentence tells of an injury that happened by accident, with no sign it was meant."""
-    return bool(
-        _INJURED.search(sentence)
-        and _BY_ACCIDENT.search(sentence)
-        and not _ON_PURPOSE.search(sentence)
-    )
-
-
 # Violence done to oneself: "she wants to kill herself", "he tried to end his life".
 _SELF_DIRECTED = re.compile(
     r"\b(?:kill|hurt|harm|cut|hang|shoot|stab|starve|drown|poison|end|take)(?:s|ed|ing)?\s+"

@@ -267,8 +267,6 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
     (("HARASSMENT",), context.abuses_a_kind_of_conduct),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
     (("VIOLENCE",), context.only_self_directed),
-    # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
-    (("SELF_HARM",), context.accidental_injury),
 )
 
 
