@@ -591,23 +591,6 @@ _REPORTING = re.compile(
     r"tweet|lyrics?|line)|someone (?:wrote|said|posted)|i (?:heard|read|saw)|"
     r"according to|reportedly|allegedly|claims? that|claimed that|accused)\b"
 )
-# Reported words taken up as the writer's own: "he said black people are like monkeys and he's
-# right", "... it's harmless fun" (others laughing is no endorsement: a victim tells it so).
-_ENDORSED = re.compile(
-    r"\b(?:and|so|which is|because) (?:he|she|they|it|that)(?:'s| is|'re| are| was| were) "
-    r"(?:\w+ )?(?:right|correct|true|spot on)\b|"
-    r"\b(?:(?:it|that|this)(?:'s| is| was) )?(?:just |only )?(?:harmless fun|a harmless joke|"
-    r"just (?:a )?jokes?|funny because (?:it'?s|its) true)\b|"
-    r"\b(?:he|she|they) (?:has|have|had) a point\b|\bi (?:totally |completely |fully )?agree "
-    r"with (?:him|her|them|it|that)\b"
-)
-
-
-def endorses(text: str) -> bool:
-    """Reported or quoted words are taken up as the writer's own."""
-    return bool(_ENDORSED.search(text))
-
-
 QUOTE_SPAN = re.compile(
     r"[\"“”«»„][^\"“”«»„]{1,400}[\"“”«»„]|(?:^|(?<=\s))['‘][^'‘’]{2,300}['’](?=\s|[.,!?;:]|$)"
 )

@@ -507,9 +507,6 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             framed
             and category not in ("SEXUAL", "CHILD_SAFETY")
             and all(parts.quoted(c, category, f.learned_only, thresholds) for c in carriers)
-            # Hate reported and then taken up ("... and he's right", "it's harmless fun"); a
-            # threat laughed off as a joke is left to the jokes' own rules.
-            and not (category == "HATE_SPEECH" and context.endorses(normalized))
         )
         countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
             context.counter_speech(c) for c in carriers

@@ -900,8 +900,7 @@ _PERSON = (
     r"my (?:boss|wife|husband|ex|teacher|neighbou?r|classmates|coworkers|father|mother|dad|mom|"
     r"brother|sister|family|landlord|manager)|that (?:guy|girl|bitch|bastard|man|woman|kid)|"
     r"the (?:teacher|boss|cops|police|president|senator|judge|mayor)|people|these people|"
-    r"those people|each of you|the whole (?:family|class|school|team|office|group|crew|gang|"
-    r"town|village|street|lot of (?:you|them)|bunch of (?:you|them))|this (?:guy|bitch|bastard))"
+    r"those people|each of you|the whole \w+|this (?:guy|bitch|bastard))"
 )
 # A call on others to do it: "someone should firebomb the mosque".
 _CALLER = (
@@ -948,12 +947,9 @@ _VIOLENCE_WISHED_DONE = re.compile(
     r"\b(?:it(?:'d| would) be (?:so |really |just )?(?:great|nice|good|awesome|lovely|wonderful|"
     r"amazing|a blessing|a relief)|i(?:'d| would) (?:love|like|enjoy) it|i (?:wish|hope|pray)|"
     r"wouldn'?t it be (?:great|nice|funny)) (?:(?:if|when|that) )?(?:someone|somebody|anyone|some "
-    r"\w+|(?:her|his|their|your) (?:new |next |own )?(?:boyfriend|girlfriend|husband|wife|"
-    r"partner|dad|father|mom|mother|son|daughter|cellmate|pimp)) (?:would |will |could )?"
-    r"(?:finally |just |actually )?(?:put (?:a|one) (?:bullet|round) (?:in|into|through)|shot|"
-    r"shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
+    r"\w+) (?:would |will |could )?(?:finally |just |actually )?(?:put (?:a|one) (?:bullet|round) "
+    r"(?:in|into|through)|shot|shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
     r"poison(?:ed|s)?|ran over|runs? over|beat up|beats? up|lynch(?:ed|es)?|hang(?:ed|s)?|"
-    r"beats?(?= (?:her|him|them|you)\b(?! (?:at|in|to|on)\b))|"
     rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_PERSON}\b"
 )
 # Suffering enjoyed: someone's pain, injury or death told as a pleasure to watch ("those kids
@@ -979,9 +975,7 @@ _PLEASURE_BEFORE = (
     r"(?:watch(?:ing)?|see(?:ing)?|hear(?:ing)?|mak(?:e|ing))|nothing (?:makes|made) me "
     r"(?:happier|smile|laugh)|(?:it|this|that) (?:was|is) (?:so |really |pure |honestly )?"
     r"(?:satisfying|fun|funny|hilarious|a joy|beautiful) (?:to (?:watch|see|hear))|"
-    r"(?:i|we) (?:laughed|smiled|cheered|celebrated) (?:when|as|while)|made my day|"
-    # The suffering wished for: "I want to see him suffer".
-    r"(?:want|wanna|would love|'d love|can'?t wait|hope|long|need) to (?:see|watch|hear))"
+    r"(?:i|we) (?:laughed|smiled|cheered|celebrated) (?:when|as|while)|made my day)"
 )
 _PLEASURE_AFTER = (
     r"(?:(?:was|is|were|are|be) (?:\w+ ){0,2}?(?:satisfying|beautiful|hilarious|funny|"
@@ -1004,27 +998,6 @@ _ENJOYERS_SPOKEN_OF = re.compile(
     r"(?:who|that) (?:\w+ )?(?:love|enjoy|like|laugh|get off|find)|\bhow (?:can|could) "
     r"(?:anyone|someone|people|you|they)\b|\bwhy (?:do|would) (?:people|anyone|some people)\b"
 )
-# A home or a place of worship called to be set alight or blown up ("someone should burn
-# their apartment down", "I'll torch your house"): violence against whoever lives or prays
-# there (not "the old barn").
-_DWELLING = (
-    r"(?:house|home|apartment|flat|place|car|shop|store|restaurant|mosque|church|synagogue|"
-    r"temple|gurdwara|shelter|camp|trailer)s?"
-)
-_ARSON_CALLED = re.compile(
-    rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov)"
-    rf"(?:\s+down)?\s+(?:their|his|her|your|them|those \w+'?s?|these \w+'?s?|the \w+'s|"
-    rf"that \w+'s|that|the|every|all the|all)\s+(?:\w+\s+)?{_DWELLING}\b(?!'s)(?:\s+down)?"
-    r"(?![^.!?]{0,30}\b(?:in (?:minecraft|the game|gta|fortnite|roblox|(?:the )?sims)|for the "
-    r"insurance|on the dance ?floor|with (?:this|that|our|my|your) (?:song|track|set|voice)))"
-)
-# Killing or hurting a person dwelt on: "I fantasize about strangling my boss every day".
-_VIOLENT_FANTASY = re.compile(
-    rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
-    rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
-    rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
-    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b"
-)
 _MILD_THREAT = re.compile(
     # A lesson promised to a group: "someone should teach those immigrants a lesson".
     rf"(?:{_I_WILL}|{_CALLER})(?:teach|show)\s+(?:those\s+|these\s+|the\s+|all\s+(?:the\s+)?|"
@@ -1041,9 +1014,6 @@ _DEATH_THREAT = re.compile(
     r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
 )
 _NOT_SERIOUS = re.compile(
-    # Exasperation: "I could strangle my brother sometimes".
-    r"\bi could (?:just |honestly |literally )?(?:kill|strangle|murder|throttle|smack) "
-    r"(?:\w+ ){0,2}?(?:sometimes|at times)\b|"
     r"\b(?:in (?:fortnite|minecraft|the game|game|chess|cod|call of duty|valorant|overwatch|"
     r"league|mario ?kart|smash)|kill (?:it|this|the (?:exam|test|game|show|interview|audition))|"
     r"could kill for|(?:kill|murder) (?:a|for a) (?:pizza|burger|coffee|beer|nap)|"
@@ -1198,11 +1168,8 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
         )
-    death_wished = (
-        _DEATH_WISHED_ON_PEOPLE.search(normalized)
-        or _VIOLENCE_WISHED_DONE.search(normalized)
-        or _ARSON_CALLED.search(normalized)
-        or _VIOLENT_FANTASY.search(normalized)
+    death_wished = _DEATH_WISHED_ON_PEOPLE.search(normalized) or _VIOLENCE_WISHED_DONE.search(
+        normalized
     )
     if not findings and death_wished and not denied_before(normalized, death_wished.start()):
         findings.append(
@@ -2457,7 +2424,7 @@ _FICTION = re.compile(
     r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
     r"the series|the show|episode|video game|the game|in game|story|fiction|fanfic|plot|"
     r"the book|scene|screenplay|script|lyrics|podcast|fortnite|minecraft|valorant|roblox|gta|"
-    r"the sims|call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
+    r"call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
 )
 
 # Named historical violence: "how were people killed in the Holocaust" asks about history.
