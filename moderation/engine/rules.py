@@ -1909,9 +1909,8 @@ _EXPLICIT = re.compile(
     r"lolicon|shotacon|jailbait|pedo\w*|paedo\w*|csam|child porn\w*|kiddie porn)\b"
 )
 # A child named as such: an age under 18, or a word for a child.
-_AN_AGE = r"(?:1[0-7]|[1-9])[ -]?(?:yo|y/o|year[ -]olds?|years? old)"
 _A_CHILD = (
-    rf"(?:{_AN_AGE}|kids?|children|child|little (?:girls?|boys?)|minors?|preteens?|pre-teens?|"
+    rf"(?:{_UNDER_18}|kids?|children|child|little (?:girls?|boys?)|minors?|preteens?|pre-teens?|"
     r"toddlers?|schoolgirls?|schoolboys?)"
 )
 # Asking for pictures of someone: "send me pics of", "post photos of your".
@@ -1935,7 +1934,7 @@ _CHILD_EXPLOITATION = re.compile(
     rf"{_PICTURES_OF}{_A_CHILD}\s+(?:\w+\s+){{0,3}}?(?:in (?:a |her |his |their )?(?:underwear|"
     r"panties|knickers|lingerie|bra|thong)|naked|nude|undressed|topless|without (?:any )?"
     r"(?:clothes|clothing))\b|"
-    rf"{_PICTURES_OF}{_AN_AGE}\s+(?:\w+\s+){{0,3}}?in (?:a |her |his |their )?(?:bikini|"
+    rf"{_PICTURES_OF}{_UNDER_18}\s+(?:\w+\s+){{0,3}}?in (?:a |her |his |their )?(?:bikini|"
     r"swimsuit|swimwear|bathing suit)\b"
 )
 _PROTECTIVE = re.compile(
@@ -2022,7 +2021,7 @@ _WATCHING_CHILDREN = re.compile(
     r"getting changed|changing|in their underwear|naked)\b"
 )
 _CHILD_CONSENT = re.compile(
-    rf"\b(?:kids|children|minors|(?:{_AN_AGE})|(?:kids|children|girls|boys|teens) (?:that|of "
+    rf"\b(?:kids|children|minors|(?:{_UNDER_18})|(?:kids|children|girls|boys|teens) (?:that|of "
     r"that|her|his|their) age)\b[^.!?]{0,40}\b(?:(?:are|is) (?:old enough|mature enough|able|"
     r"capable|ready) to (?:consent|have sex)|can (?:consent|give consent)|should be (?:able|"
     r"allowed) to consent)\b|\blower(?:ed|ing)? the age of consent to (?:1[0-5]|[1-9])\b"

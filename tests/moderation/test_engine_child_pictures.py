@@ -14,12 +14,15 @@ SOUGHT = [
     "send me pics of the kids naked",
     "show me pictures of your 10 yo son without clothes",
     "Can you share photos of your little girl in her underwear?",
+    # The age written as everywhere else in the engine ("yrs old" too).
+    "Send me pics of your 12 yrs old in a bikini.",
 ]
 
 FAMILY = [
     "Can you send me photos of the kids at the beach?",
     "Send me photos of the kids in their swimsuits at the pool!",
     "Post pictures of your 25 year old wife in a bikini.",
+    "Post pictures of your 25 yrs old sister in a bikini.",
     "My doctor asked for photos of my 3 year old's rash.",
 ]
 
