@@ -191,6 +191,8 @@ def test_new_user_signs_up_chats_with_own_persona_and_finds_it_in_history(
 
         # 6. Chat in the playground and watch the reply stream in.
         page.get_by_role("link", name="Playground").click()
+        expect(page).to_have_url(re.compile(r"/playground/$"))
+        page.wait_for_load_state("load")  # the deferred playground.js, before Send is pressed
         page.select_option("#pg-target", f"persona:{persona_id}")
         page.fill("#pg-message", QUESTION)
         page.evaluate(_OBSERVE_REPLY)

@@ -184,6 +184,8 @@ def test_an_api_conversation_continues_in_the_playground_and_no_credit_says_what
         page.goto(f"/conversations/{conversation_id}/")
         page.get_by_role("link", name="Continue in playground").click()
         expect(page).to_have_url(re.compile(rf"/playground/\?conversation={conversation_id}$"))
+        # The link navigates: wait for the deferred playground.js, or Enter types a new line.
+        page.wait_for_load_state("load")
         expect(page.locator(".turn-user .text")).to_have_text("API question")
         expect(page.locator(".turn-assistant .text.markdown strong")).to_have_text("answer")
         expect(page.locator("#pg-target")).to_have_value("model:fake-gpt")
