@@ -591,6 +591,23 @@ _REPORTING = re.compile(
     r"tweet|lyrics?|line)|someone (?:wrote|said|posted)|i (?:heard|read|saw)|"
     r"according to|reportedly|allegedly|claims? that|claimed that|accused)\b"
 )
+# Reported words taken up as the writer's own: "he said black people are like monkeys and he's
+# right", "... it's harmless fun" (others laughing is no endorsement: a victim tells it so).
+_ENDORSED = re.compile(
+    r"\b(?:and|so|which is|because) (?:he|she|they|it|that)(?:'s| is|'re| are| was| were) "
+    r"(?:\w+ )?(?:right|correct|true|spot on)\b|"
+    r"\b(?:(?:it|that|this)(?:'s| is| was) )?(?:just |only )?(?:harmless fun|a harmless joke|"
+    r"just (?:a )?jokes?|funny because (?:it'?s|its) true)\b|"
+    r"\b(?:he|she|they) (?:has|have|had) a point\b|\bi (?:totally |completely |fully )?agree "
+    r"with (?:him|her|them|it|that)\b"
+)
+
+
+def endorses(text: str) -> bool:
+    """Reported or quoted words are taken up as the writer's own."""
+    return bool(_ENDORSED.search(text))
+
+
 QUOTE_SPAN = re.compile(
     r"[\"“”«»„][^\"“”«»„]{1,400}[\"“”«»„]|(?:^|(?<=\s))['‘][^'‘’]{2,300}['’](?=\s|[.,!?;:]|$)"
 )
@@ -837,6 +854,34 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     said = found.group("said")
     return bool(_ABUSE.search(said)) and not (
         lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(said)
+    )
+
+
+# An injury by accident: "I burned my arm on the oven", "cutting my finger while cooking", "I
+# accidentally cut my thumb" (not "on purpose", not "again", not to feel something).
+_INJURED = re.compile(
+    r"\b(?:cut|cuts|cutting|burn|burned|burnt|burning|sliced|slicing|nicked|scraped|scratched|"
+    r"scalded|bruised|sprained|twisted|hurt|stabbed) (?:my|myself|his|her|their)\b"
+)
+_BY_ACCIDENT = re.compile(
+    r"\b(?:accident\w*|by mistake|while (?:cooking|chopping|cutting|slicing|shaving|baking|"
+    r"gardening|working|opening|cleaning|ironing|fixing|playing|running|hiking|climbing)|on (?:the|"
+    r"a|an) (?:oven|stove|hob|pan|pot|grill|iron|kettle|radiator|glass|broken glass|knife|can|tin|"
+    r"lid|blade of the|mandoline|grater|fence|nail|rock|corner)|(?:fell|slipped|tripped|crashed)|"
+    r"boiling water|hot (?:oil|water|pan|coffee|tea))\b"
+)
+_ON_PURPOSE = re.compile(
+    r"\b(?:on purpose|deliberately|intentionally|again|to feel|to punish|because i (?:deserve|"
+    r"wanted)|want(?:ed)? to|scars?|relapse\w*|hide|hiding|blood felt|felt good)\b"
+)
+
+
+def accidental_injury(sentence: str) -> bool:
+    """The sentence tells of an injury that happened by accident, with no sign it was meant."""
+    return bool(
+        _INJURED.search(sentence)
+        and _BY_ACCIDENT.search(sentence)
+        and not _ON_PURPOSE.search(sentence)
     )
 
 

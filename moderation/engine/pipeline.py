@@ -267,6 +267,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
     (("HARASSMENT",), context.abuses_a_kind_of_conduct),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
     (("VIOLENCE",), context.only_self_directed),
+    # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
+    (("SELF_HARM",), context.accidental_injury),
 )
 
 
@@ -507,6 +509,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             framed
             and category not in ("SEXUAL", "CHILD_SAFETY")
             and all(parts.quoted(c, category, f.learned_only, thresholds) for c in carriers)
+            # Hate reported and then taken up ("... and he's right", "it's harmless fun"); a
+            # threat laughed off as a joke is left to the jokes' own rules.
+            and not (category == "HATE_SPEECH" and context.endorses(normalized))
         )
         countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
             context.counter_speech(c) for c in carriers

@@ -511,7 +511,17 @@ _DIRECTED_ABUSE = re.compile(
     r"children|family|wife|husband|mum|mom|dad|mother|father|dog|baby|business) (?:\w+ )?"
     r"(?:crash(?:es)?|burns?(?: down)?|explodes?|sinks?|dies|die|drowns?|gets? (?:cancer|hit|"
     r"run over|killed|raped|hurt)|goes down in flames)\b|"
-    r"\byou(?:'re| are) (?:a )?(?:waste|joke|disgrace|embarrassment)\b|"
+    r"\byou(?:'re| are) (?:an? )?(?:waste|joke|disgrace|embarrassment)\b|"
+    # A person pointed at to be mocked: "look at this fat pig trying to wear a bikini".
+    r"\b(?:look at|check out|get a load of) (?:this|that) (?:(?:fat|ugly|stupid|dumb|disgusting|"
+    r"pathetic|filthy|nasty|smelly|hideous) )+(?:pig|cow|whale|hippo|freak|loser|idiot|slut|"
+    r"whore|bitch|hag|skank|creep|moron|clown|troll|thing)\b(?=[^.!?]{0,40}\b(?:trying|thinks?|"
+    r"who|wearing|in (?:a|her|his)|pretending|acting|calling (?:her|him)self))|"
+    # Someone's humiliation spread: "post the screenshots of her crying".
+    r"\b(?:post|share|send|spread|upload|leak|forward)(?:s|ed|ing)? (?:\w+ )?(?:the |her |his |"
+    r"their |those |these |all )?(?:screenshots?|pics?|photos?|pictures?|videos?|clips?|"
+    r"recordings?) of (?:her|him|them) (?:crying|naked|drunk|throwing up|puking|peeing|wetting|"
+    r"in (?:her|his|their) underwear|undressing|getting (?:changed|beaten|bullied))\b|"
     # "You are genuinely the stupidest person I've ever met."
     r"\b(?:you(?:'re| are| r)|ur)\s+(?:\w+\s+){0,2}?the (?:stupidest|dumbest|ugliest|fattest|"
     r"laziest|most (?:pathetic|useless|worthless|disgusting|idiotic|ignorant|incompetent|"
@@ -881,7 +891,7 @@ _I_WILL = (
 _HARM_VERB = (
     r"(?:kill|murder|shoot|stab|behead|strangle|choke|slaughter|execute|butcher|gut|slit|"
     r"rape|torture|burn|lynch|hang|bomb|blow up|shoot up|massacre|gun down|run over|"
-    r"break|smash|snap|crack|bash in|cave in|cut|beat|hurt|end)"
+    r"break(?! in(?:to)?\b)|smash|snap|crack|bash in|cave in|cut|beat|hurt|end)"
 )
 _PERSON = (
     r"(?:you|u|ya|him|her|them|everyone|every one|all of you|all of them|your (?:\w+ )?"
@@ -890,7 +900,10 @@ _PERSON = (
     r"my (?:boss|wife|husband|ex|teacher|neighbou?r|classmates|coworkers|father|mother|dad|mom|"
     r"brother|sister|family|landlord|manager)|that (?:guy|girl|bitch|bastard|man|woman|kid)|"
     r"the (?:teacher|boss|cops|police|president|senator|judge|mayor)|people|these people|"
-    r"those people|each of you|the whole \w+|this (?:guy|bitch|bastard))"
+    r"those people|each of you|the whole (?:family|class|school|team|office|group|crew|gang|"
+    r"town|village|street|place|building|room|crowd|party|club|bar|mall|store|church|mosque|"
+    r"synagogue|temple|stadium|concert|campus|station|lot of (?:you|them)|bunch of (?:you|them))|"
+    r"this (?:guy|bitch|bastard))"
 )
 # A call on others to do it: "someone should firebomb the mosque".
 _CALLER = (
@@ -937,10 +950,106 @@ _VIOLENCE_WISHED_DONE = re.compile(
     r"\b(?:it(?:'d| would) be (?:so |really |just )?(?:great|nice|good|awesome|lovely|wonderful|"
     r"amazing|a blessing|a relief)|i(?:'d| would) (?:love|like|enjoy) it|i (?:wish|hope|pray)|"
     r"wouldn'?t it be (?:great|nice|funny)) (?:(?:if|when|that) )?(?:someone|somebody|anyone|some "
-    r"\w+) (?:would |will |could )?(?:finally |just |actually )?(?:put (?:a|one) (?:bullet|round) "
-    r"(?:in|into|through)|shot|shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
+    r"\w+|(?:her|his|their|your) (?:new |next |own )?(?:boyfriend|girlfriend|husband|wife|"
+    r"partner|dad|father|mom|mother|son|daughter|cellmate|pimp)) (?:would |will |could )?"
+    r"(?:finally |just |actually )?(?:put (?:a|one) (?:bullet|round) (?:in|into|through)|shot|"
+    r"shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
     r"poison(?:ed|s)?|ran over|runs? over|beat up|beats? up|lynch(?:ed|es)?|hang(?:ed|s)?|"
+    r"beats?(?= (?:her|him|them|you)\b(?! (?:at|in|to|on)\b))|"
     rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_PERSON}\b"
+)
+# Suffering enjoyed: someone's pain, injury or death told as a pleasure to watch ("those kids
+# burning alive was hilarious", "I love watching animals suffer", "nothing makes me happier
+# than seeing protesters get run over"). Harm that only a living being can suffer, and a
+# pleasure taken in it, in one sentence; people who enjoy it spoken of, or a denial, are not it.
+_HARM_SUFFERED = (
+    r"(?:suffer(?:s|ed|ing)?(?! (?:a|an|the|from|through|less|no more|any ?more|losses|defeats?|"
+    r"setbacks?|\w+ (?:loss|losses|defeats?)))|scream(?:s|ed|ing)? (?:in (?:pain|agony)|for "
+    r"(?:help|mercy)|until)|beg(?:s|ged|ging)? for (?:mercy|(?:his|her|their) li(?:fe|ves))|"
+    r"(?:bleed(?:s|ing)?|bled) out(?! (?:the|an?|its)\b)|burn(?:s|ed|ing|t)? alive|"
+    r"writh(?:e|es|ed|ing) in (?:pain|agony)|in agony|"
+    r"choke to death|chok(?:es|ed|ing) to death|die slowly|dying slowly|drown(?:s|ed|ing)?"
+    r"(?! in (?:work|paperwork|debt|emails|sorrows?|tears|noise))|"
+    r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?(?! (?:at|in|by|to "
+    r"pieces)\b)|"
+    r"stabbed|shot|tortured|lynched|murdered|slaughtered|mauled|burned alive|burnt alive|set on "
+    r"fire|executed|beheaded|hanged|strangled|maimed|butchered)|"
+    r"(?:skull|head|neck|spine|bones?|face) (?:crack(?:s|ed|ing)?|snap(?:s|ped|ping)?|"
+    r"shatter(?:s|ed|ing)?|split(?:s|ting)? open|cav(?:e|ed|ing) in|roll(?:s|ed|ing)?)|"
+    r"set (?:a|the|my|his|her|that) (?:\w+ )?(?:cat|dog|kitten|puppy|animal) on fire)"
+)
+_PLEASURE_BEFORE = (
+    r"(?:(?:love|loved|enjoy|enjoyed|like|liked|live for|get off on|got off on) (?:to )?"
+    r"(?:watch(?:ing)?|see(?:ing)?|hear(?:ing)?|mak(?:e|ing))|nothing (?:makes|made) me "
+    r"(?:happier|smile|laugh)|(?:it|this|that) (?:was|is) (?:so |really |pure |honestly )?"
+    r"(?:satisfying|fun|funny|hilarious|a joy|beautiful) (?:to (?:watch|see|hear))|"
+    r"(?:i|we) (?:laughed|smiled|cheered|celebrated) (?:when|as|while)|made my day|"
+    # The suffering wished for: "I want to see him suffer".
+    r"(?:want|wanna|would love|'d love|can'?t wait|hope|long|need) to (?:see|watch|hear))"
+)
+_PLEASURE_AFTER = (
+    r"(?:(?:was|is|were|are|be) (?:\w+ ){0,2}?(?:satisfying|beautiful|hilarious|funny|"
+    r"glorious|amazing|awesome|delightful|a joy|the best thing|music to my ears|so fun|"
+    r"entertaining)|(?:the )?(?:best|funniest) (?:news|thing|part|video|day)|made my day|"
+    r"just to (?:hear|see|watch) (?:it|him|her|them)|for fun|for the fun of it)"
+)
+_SUFFERING_ENJOYED = re.compile(
+    rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,60}}?\b{_HARM_SUFFERED}\b|"
+    rf"\b{_HARM_SUFFERED}\b[^.!?]{{0,60}}?\b{_PLEASURE_AFTER}\b"
+)
+# Suffering on screen: "horror movies where people get stabbed".
+_ON_SCREEN = re.compile(
+    r"\b(?:movies?|films?|horror|tv|shows?|series|episodes?|games?|gaming|anime|cartoons?|"
+    r"scenes?|characters?|villains?|(?:special )?effects|actors?|actress|stunts?|wrestling|"
+    # Sport and contests: "I love watching Liverpool suffer".
+    r"teams?|fans|league|season|match|club|rivals?|opponents?|players?|debates?|chess|football|"
+    r"soccer|basketball|baseball|hockey|cricket|tennis|golf|tournament|finals?|playoffs?)\b"
+)
+# Speech about those who enjoy it: "people who enjoy watching animals suffer are sick".
+_ENJOYERS_SPOKEN_OF = re.compile(
+    r"\b(?:people|those|anyone|someone|somebody|whoever|men|guys|kids|monsters?|psychopaths?) "
+    r"(?:who|that) (?:\w+ )?(?:love|enjoy|like|laugh|get off|find)|\bhow (?:can|could) "
+    r"(?:anyone|someone|people|you|they)\b|\bwhy (?:do|would) (?:people|anyone|some people)\b"
+)
+# A home or a place of worship called to be set alight or blown up ("someone should burn
+# their apartment down", "I'll torch your house"): violence against whoever lives or prays
+# there (not "the old barn").
+_DWELLING = (
+    r"(?:house|home|apartment|flat|place|car|shop|store|restaurant|mosque|church|synagogue|"
+    r"temple|gurdwara|shelter|camp|trailer)s?"
+)
+_ARSON_CALLED = re.compile(
+    rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov)"
+    rf"(?:\s+down)?\s+(?:their|his|her|your|them|those \w+'?s?|these \w+'?s?|the \w+'s|"
+    rf"that \w+'s|that|the|every|all the|all)\s+(?:\w+\s+)?{_DWELLING}\b(?!'s)(?:\s+down)?"
+    r"(?![^.!?]{0,30}\b(?:in (?:minecraft|the game|gta|fortnite|roblox|(?:the )?sims)|for the "
+    r"insurance|on the dance ?floor|with (?:this|that|our|my|your) (?:song|track|set|voice)))"
+)
+# Killing or hurting a person dwelt on: "I fantasize about strangling my boss every day".
+_VIOLENT_FANTASY = re.compile(
+    rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
+    rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
+    rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
+    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b(?!'s)"
+)
+# The same in French, German and Spanish: "quelqu'un devrait brûler leur appartement",
+# "jemand sollte ihre Wohnung anzünden", "alguien debería quemar su casa"; and suffering
+# enjoyed: "j'adore voir les animaux souffrir", "ich liebe es, Tiere leiden zu sehen", "me
+# encanta ver sufrir a los animales".
+_FOREIGN_VIOLENCE_CALLED = re.compile(
+    r"\b(?:quelqu'un|on) (?:devrait|doit) (?:bruler|incendier|mettre le feu a) (?:leur|leurs|sa|"
+    r"son|ses|la|le|cette|ce) (?:maison|appartement|logement|mosquee|eglise|synagogue|voiture)\b|"
+    r"\b(?:jemand|man) (?:sollte|muss|musste) (?:ihre|ihr|seine|sein|die|das|diese|dieses) "
+    r"(?:haus|wohnung|moschee|kirche|synagoge|auto|heim) (?:anzunden|abfackeln|niederbrennen|"
+    r"in brand stecken)\b|"
+    r"\b(?:alguien|hay que) (?:deberia|debe|tendria que)? ?(?:quemar|incendiar|prender fuego a) "
+    r"(?:su|sus|la|el|esa|ese) (?:casa|piso|apartamento|mezquita|iglesia|sinagoga|coche)\b|"
+    r"\b(?:j'adore|j'aime|ca me fait plaisir de) (?:voir|entendre|regarder) (?:\w+ ){0,3}?"
+    r"(?:souffrir|hurler de douleur|bruler vifs?|saigner|agoniser)\b|"
+    r"\bich (?:liebe|genie\w*) es,? (?:\w+ ){0,3}?(?:leiden|brennen|bluten|schreien) zu "
+    r"(?:sehen|horen)\b|"
+    r"\b(?:me encanta|me gusta|disfruto) (?:ver|oir|mirar) (?:\w+ ){0,3}?(?:sufrir|arder|"
+    r"sangrar|agonizar|quemarse vivos?)\b"
 )
 _MILD_THREAT = re.compile(
     # A lesson promised to a group: "someone should teach those immigrants a lesson".
@@ -950,7 +1059,13 @@ _MILD_THREAT = re.compile(
     rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
     rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b|\bwatch (?:your back|"
     r"yourself|out)\b|\byou(?:'d| had) better watch\b|\bor else\b|\bcatch you outside\b|"
-    r"\bsleep with one eye open\b"
+    r"\bsleep with one eye open\b|"
+    # Regret or a lesson promised to a person: "I'll make him regret his review", "someone
+    # needs to teach that teacher a lesson she'll never forget".
+    rf"{_I_WILL}make (?:you|him|her|them|that \w+|this \w+) (?:\w+ )?regret\b(?! (?:ever )?"
+    r"(?:doubting|underestimating|not (?:hiring|picking|choosing|believing)|dumping|leaving))|"
+    rf"(?:{_I_WILL}|{_CALLER})teach (?:you|him|her|them|that \w+|this \w+) a lesson (?:that )?"
+    r"(?:you|he|she|they)(?:'ll| will) never forget\b"
 )
 _DEATH_THREAT = re.compile(
     r"\byou(?:'re| are| r)\s+(?:so\s+)?(?:dead|a dead man|dead meat|next|going to die|gonna die)\b|"
@@ -958,6 +1073,9 @@ _DEATH_THREAT = re.compile(
     r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
 )
 _NOT_SERIOUS = re.compile(
+    # Exasperation: "I could strangle my brother sometimes".
+    r"\bi could (?:just |honestly |literally )?(?:kill|strangle|murder|throttle|smack) "
+    r"(?:\w+ ){0,2}?(?:sometimes|at times)\b|"
     r"\b(?:in (?:fortnite|minecraft|the game|game|chess|cod|call of duty|valorant|overwatch|"
     r"league|mario ?kart|smash)|kill (?:it|this|the (?:exam|test|game|show|interview|audition))|"
     r"could kill for|(?:kill|murder) (?:a|for a) (?:pizza|burger|coffee|beer|nap)|"
@@ -1112,8 +1230,12 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
         )
-    death_wished = _DEATH_WISHED_ON_PEOPLE.search(normalized) or _VIOLENCE_WISHED_DONE.search(
-        normalized
+    death_wished = (
+        _DEATH_WISHED_ON_PEOPLE.search(normalized)
+        or _VIOLENCE_WISHED_DONE.search(normalized)
+        or _ARSON_CALLED.search(normalized)
+        or _VIOLENT_FANTASY.search(normalized)
+        or _FOREIGN_VIOLENCE_CALLED.search(normalized)
     )
     if not findings and death_wished and not denied_before(normalized, death_wished.start()):
         findings.append(
@@ -1123,6 +1245,27 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
                 "HIGH",
                 0.85,
                 "Calls for or wishes for violence against people.",
+            )
+        )
+    enjoyed = _SUFFERING_ENJOYED.search(normalized)
+    if (
+        not findings
+        and enjoyed
+        and not denied_before(normalized, enjoyed.start())
+        and not negated_before(normalized, enjoyed.start())
+        and not _ENJOYERS_SPOKEN_OF.search(normalized)
+        and not _FICTION.search(normalized)
+        and not _ON_SCREEN.search(normalized)
+    ):
+        # A protected group's suffering enjoyed is hate, as the hate rule reads it.
+        category = "HATE_SPEECH" if lexicon.GROUP_RE.search(enjoyed[0]) else "VIOLENCE"
+        findings.append(
+            Finding(
+                category,
+                (category,),
+                "HIGH",
+                0.85,
+                "Celebrates or enjoys the suffering of people or animals.",
             )
         )
     if _BOMB_MAKING.search(normalized) or _FOREIGN_BOMB_MAKING.search(normalized):
@@ -1256,7 +1399,14 @@ _STALKING = re.compile(
     r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:watching|photographing|filming) you (?:\w+ )?"
     r"(?:sleep|through|from (?:my|the|across)|every (?:day|night|morning)|when you(?:'re| are) "
     r"alone|without you knowing|undress|shower|at night|in your (?:room|house|bedroom))|"
-    r"\bi (?:follow|followed) you (?:home|to (?:work|school|your (?:house|car|flat)))\b"
+    r"\bi (?:follow|followed) you (?:home|to (?:work|school|your (?:house|car|flat)))\b|"
+    # Contact promised without end, to wear the reader down: "every day I'm going to message
+    # you until you break", "I'll keep calling until you answer, you can't block me forever".
+    r"\b(?:i(?:'m| am) (?:going to|gonna)|i(?:'ll| will)) (?:keep )?(?:messag|text|call|email|"
+    r"dm|spam|ping|tag|contact|post about|show up at)\w*\s+(?:you|your \w+)\b[^.!?]{0,40}?"
+    r"\buntil you (?:break|crack|snap|give in|give up|cry|quit|leave|lose it|go (?:crazy|insane)|"
+    r"kill yourself|delete|unblock)\b|"
+    r"\byou can'?t block me forever\b"
 )
 # Violence wished on someone: "that teacher deserves to be raped", "he should be beaten".
 _WISHED_HARM = re.compile(
@@ -1289,6 +1439,16 @@ _NOT_A_NAME = frozenset(
 )  # fmt: skip
 
 
+# A crowd set on one person's account: "let's all report her account until it gets banned".
+_BRIGADING = re.compile(
+    r"\b(?:let'?s|we should|we need to|everyone|everybody|guys,?|y'?all) (?:all |go |just )?"
+    r"(?:mass[- ]?)?(?:report|flag|spam|dislike|downvote|brigade|flood)\w* (?:her|his|their|"
+    r"\w+'s) (?:\w+ )?(?:account|channel|page|profile|videos?|posts?|stream|comments|"
+    r"inbox|mentions|reviews?)\b[^.!?]{0,40}?\buntil (?:it|she|he|they|the \w+) (?:gets? |is |"
+    r"are )?(?:banned|deleted|removed|taken down|suspended|quits?|leaves?|gives? up|cries)\b"
+)
+
+
 def detect_intimidation(normalized: str) -> list[Finding]:
     """Threats made by what the writer knows, holds or will expose, threats put as hints, and
     violence wished on someone."""
@@ -1296,7 +1456,7 @@ def detect_intimidation(normalized: str) -> list[Finding]:
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
     if any(_VEILED_THREAT.search(s) for s in said):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
-    if any(_STALKING.search(s) for s in said):
+    if any(_STALKING.search(s) or _BRIGADING.search(s) for s in said):
         return [
             Finding(
                 "HARASSMENT",
@@ -1356,7 +1516,8 @@ _PRAISE = re.compile(
     rf"the solution|the future|"
     rf"heroic|legends?|saints?|glorious|based|nothing wrong|the best|brave|true believers|"
     rf"an inspiration|inspiring|admirable|justified|a great man|great men|freedom fighters|"
-    rf"a genius|my hero|correct)\b|"
+    rf"a genius|my hero|correct|the only true (?:muslims|believers|patriots|christians|"
+    rf"europeans|americans|men))\b|"
     rf"\b(?:hail|heil|glory to|long live|praise be to|god bless|salute|honou?r|support|"
     rf"i support|we support|stand with|i stand with|love|admire|celebrate|thank god for|"
     rf"allah bless|may allah (?:accept|reward|bless))\s+(?:the\s+)?{_EXTREMIST_ENTITY}\b|"
@@ -1411,6 +1572,12 @@ _RECRUIT = re.compile(
     r"\b(?:make hijrah|travel to the (?:caliphate|land of jihad)|brothers,? (?:rise|join|come)|"
     r"take up arms|answer the call (?:of|to) jihad|become a (?:martyr|mujahid|shaheed)|"
     r"the race war is coming|join the (?:race war|fight for the white race|movement|struggle)|"
+    r"(?:start|begin|ignite|trigger|wage|fight) (?:a|the) race war|"
+    r"arm yourselves\b(?! with (?:knowledge|facts|information|patience|the truth|a good)\b)|"
+    r"join us,? (?:my )?(?:brothers|sisters|brothers and sisters)\b(?![^.!?]{0,40}\b(?:picket|"
+    r"strike|union|protest|march|rally|prayer|church|mosque|choir|dinner|party))|"
+    r"(?:the caliphate|the cause|the jihad|the ummah|the mujahideen|our brothers) "
+    r"needs? (?:you|fighters|soldiers|brothers|men|martyrs)|"
     r"white brothers|defend the white race|rise up,? white|secure the existence of our people|"
     r"we are recruiting|we need (?:more )?(?:brothers|soldiers|fighters)(?! like (?:my|his|her|"
     r"our|your|the) \w+| (?:in|for|to join) (?:the |our )?(?:army|military|navy|air force|marines|"
@@ -1430,15 +1597,36 @@ _CALLING_IT = re.compile(
 )
 
 
+# Praise of what an extremist named in the text did: "the Unabomber's manifesto was right, his
+# methods were justified"; "may Allah reward them" after naming them.
+_DEEDS_PRAISED = re.compile(
+    r"\b(?:his|her|their) (?:methods|actions|attacks?|violence|killings?|bombings?|deeds|war) "
+    r"(?:was|were|is|are) (?:\w+ )?(?:justified|right|necessary|heroic|admirable|glorious)\b|"
+    r"\bmay (?:allah|god) (?:reward|accept|bless) (?:them|him|their \w+|his \w+)\b|"
+    r"\b(?:manifesto|ideology|message|cause) (?:was|is) (?:\w+ )?right\b"
+)
+_ENTITY_NAMED = re.compile(rf"\b{_EXTREMIST_ENTITY}")
+
+
 def detect_extremism(normalized: str) -> list[Finding]:
     findings: list[Finding] = []
     recruit = _RECRUIT.search(normalized)
-    praise = _PRAISE.search(normalized) or (
-        _ATTACK_PRAISE.search(normalized) is not None
-        and any(
-            (m := _ATTACK_PRAISE.search(sentence)) and not NEGATION.search(sentence, 0, m.end())
-            for sentence in sentences(normalized)
-            if not _CALLING_IT.search(sentence)
+    deeds = _DEEDS_PRAISED.search(normalized)
+    praise = (
+        _PRAISE.search(normalized)
+        or (
+            deeds is not None
+            and _ENTITY_NAMED.search(normalized) is not None
+            and not denied_before(normalized, deeds.start())
+            and not _CALLING_IT.search(normalized)
+        )
+        or (
+            _ATTACK_PRAISE.search(normalized) is not None
+            and any(
+                (m := _ATTACK_PRAISE.search(sentence)) and not NEGATION.search(sentence, 0, m.end())
+                for sentence in sentences(normalized)
+                if not _CALLING_IT.search(sentence)
+            )
         )
     )
     violent = _VIOLENT_EXTREMIST.search(normalized)
@@ -1774,6 +1962,14 @@ _SELF_HARM_COACHING = re.compile(
     r"\bif you (?:slip|eat|binge|cave)\b[^.!?]{0,40}?\b(?:purge|throw up|vomit|double "
     r"(?:cardio|the workout)|fast (?:for|all))\b|"
     r"\b(?:hide|hiding) (?:your |the )?food\b|\b(?:lowest|smallest) bmi\b|"
+    # Starving urged on the reader: "if you want to be thin you have to starve", "anything over
+    # 500 calories a day means you are weak" (not "you should stop eating junk food").
+    r"\b(?:you|u) (?:have to|need to|must|should|gotta|got to|just|can) (?:starve(?: yourself)?|"
+    r"stop eating|skip (?:meals|eating|every meal|dinner and lunch)|not eat(?: anything)?|eat "
+    r"nothing)\b(?!\s+(?:\w+\s+)?(?:food|junk|sugar|meat|carbs|gluten|dairy|late|after|before|"
+    r"out|that|those|it|them|so much|processed|fried|sweets|snacks|a fever))|"
+    r"\b(?:anything|everything) (?:over|above|more than) \d{2,4} (?:calories|kcal|cals)\b"
+    r"[^.!?]{0,40}?\b(?:weak|fat|failure|pathetic|disgusting|pig|lazy|worthless|cheating)\b|"
     r"\bdon'?t tell (?:your|the|anyone|anybody|them)\b[^.!?]{0,40}?\b(?:burns|cuts|cutting|"
     r"scars|purging|starving)\b|"
     r"\b(?:i|im|i'm|i am)\s+(?:\w+\s+)?(?:going to|gonna|will)\s+(?:drive|crash|steer|swerve) "
@@ -1782,6 +1978,48 @@ _SELF_HARM_COACHING = re.compile(
     r"car park|parking|city|town|centre|center))|"
     r"\b(?:no one|nobody) will (?:ever )?know it (?:wasn'?t|was not|wasnt) an accident\b"
 )
+# Suicide or self-harm praised as a way out: "suicide is a beautiful escape", "the people who do
+# it are brave and free" (not "suicide is never the answer", nor assisted dying debated).
+_SELF_HARM_PRAISED = re.compile(
+    r"\b(?:suicide|killing (?:yourself|myself|oneself)|ending (?:your|my|one'?s) (?:own )?life|"
+    r"self[- ]?harm|cutting|starving (?:yourself|myself))\s+(?:is|was|can be|would be)\s+"
+    r"(?:\w+\s+){0,2}?(?:beautiful|brave|courageous|romantic|liberating|freedom|peaceful|"
+    r"painless|worth it|the (?:answer|cure|best (?:way|option|choice|thing))|the only (?:way|"
+    r"answer|option|cure)|(?:a|an|the) (?:\w+ )?(?:escape|release|way out|gift|relief|cure))\b"
+    r"(?! (?:for (?:the )?(?:terminally|dying|patients)|to a temporary))|"
+    r"\b(?:people|those|anyone) (?:who|that) (?:do it|kill themselves|commit suicide|end (?:it|"
+    r"their (?:own )?lives)) (?:are|were) (?:\w+ )?(?:brave|free|heroes|strong|courageous|"
+    r"lucky|the smart ones)\b"
+)
+_ASSISTED_DYING = re.compile(
+    r"\b(?:assisted (?:suicide|dying)|euthanasia|dignitas|terminally ill|end[- ]of[- ]life care|"
+    r"right to die|death with dignity)\b"
+)
+# A suicide made ready: a note written and the place or the day chosen ("I wrote my goodbye
+# letters and I've picked the bridge, this weekend it's over").
+_NOTE_WRITTEN = re.compile(
+    r"\bi(?:'ve| have)? (?:already |just |finally )?(?:written|wrote|finished|left|prepared) "
+    r"(?:my |a |the )?(?:suicide (?:note|letter)s?|goodbye (?:notes?|letters?))\b"
+)
+_SUICIDE_NOTE = re.compile(r"\bsuicide (?:note|letter)s?\b")
+_PLACE_OR_DAY_CHOSEN = re.compile(
+    r"\b(?:picked|chosen|chose|found|decided on|settled on) (?:the|a|my) (?:bridge|building|"
+    r"spot|place|date|day|rope|method|pills|cliff|tree)\b|\b(?:this|next) (?:weekend|week|"
+    r"friday|saturday|sunday|monday|tuesday|wednesday|thursday) (?:it(?:'s| is| will be) "
+    r"(?:over|done|the end)|it ends|i end it)\b|\bit(?:'s| is| will be) (?:all )?over "
+    r"(?:tonight|tomorrow|soon|this weekend)\b"
+)
+
+
+def _suicide_made_ready(normalized: str) -> re.Match[str] | None:
+    note = _NOTE_WRITTEN.search(normalized)
+    if not note:
+        return None
+    if _SUICIDE_NOTE.search(note[0]) or _PLACE_OR_DAY_CHOSEN.search(normalized):
+        return note
+    return None
+
+
 # Talk about such coaching rather than coaching: news, warnings, questions, treatment.
 _ABOUT_COACHING = re.compile(
     r"\b(?:banned?|bans|banning|dangerous|harmful|warn\w*|removed?|remove|report\w*|awareness|"
@@ -1810,7 +2048,11 @@ RECOVERY = _RECOVERY = re.compile(
     # "I don't cut anymore", not "I don't want to live anymore".
     r"(?:cut|cutting|hurt|hurting|harm|harming|burn|burning|starve|starving|purge|purging|"
     r"self-?harm\w*|do (?:that|it))(?: \w+){0,2} anymore|"
-    r"reach out|you are not alone)\b"
+    r"reach out|you are not alone|"
+    # Prevention's own words: "suicide is never the answer", "a permanent solution to a
+    # temporary problem".
+    r"(?:is|'s|isn'?t) (?:never|not) (?:the|an?) (?:answer|escape|solution|way out|option)|"
+    r"permanent solution to a temporary problem)\b"
 )
 
 # Someone asking how to help another person who talks of self-harm: "what should I do if my
@@ -1861,6 +2103,27 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 live = (m, sentence)
                 break
     if live is None:
+        praised = _SELF_HARM_PRAISED.search(normalized)
+        if (
+            praised
+            and not negated_before(normalized, praised.end(), 60)
+            and not _ASSISTED_DYING.search(normalized)
+            and not _ABOUT_COACHING.search(normalized)
+            and not _RECOVERY.search(normalized)
+        ):
+            return [
+                Finding(
+                    "SELF_HARM",
+                    ("SELF_HARM",),
+                    "HIGH",
+                    0.85,
+                    "Praises suicide or self-harm as a way out.",
+                )
+            ]
+        ready = _suicide_made_ready(normalized)
+        if ready and not _RECOVERY.search(normalized) and not _FICTION.search(normalized):
+            live = (ready, normalized)
+    if live is None:
         gone = _GONE.search(normalized)
         if not (gone and _FAREWELL.search(normalized) and not _JOURNEY.search(normalized)):
             return []
@@ -1896,8 +2159,10 @@ _AGE_UNIT = r"(?:yo|y/o|yrs? old|years?[\s-]olds?)"
 _UNDER_18 = rf"(?:[1-9]|1[0-7])[\s-]*{_AGE_UNIT}"
 _AGE = re.compile(
     rf"\b{_UNDER_18}\b|"
-    r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7])\b(?!\s*(?:am|pm|%|\$|dollars|"
-    r"minutes|hours|days|weeks|months|times|inches|cm|kg|lbs|mg))"
+    r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7]|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s*(?:am|pm|%|\$|dollars|"
+    r"minutes|hours|days|weeks|months|years? (?:ago|later|earlier)|times|inches|cm|kg|lbs|mg|"
+    r"o'?clock|of (?:us|them|you)|people|others))"
 )
 _EXPLICIT = re.compile(
     r"\b(?:porn\w*|cp|nudes?|naked|nsfw|sex(?:ual(?:ly)?)?|sexy|horny|cum\w*|cock|dick|pussy|"
@@ -1961,7 +2226,11 @@ _FOREIGN_MINOR = (
 )
 _FOREIGN_SEXUAL = (
     r"(?:sexe|sexuel\w*|nue?s?|a poil|porno\w*|erotique\w*|nackt\w*|nacktfotos|sexuell\w*|"
-    r"erotisch\w*|desnud\w*|sexual\w*|erotic\w*|xxx)"
+    r"erotisch\w*|desnud\w*|sexual\w*|erotic\w*|xxx|"
+    # Arousal: "m'excite", "macht mich geil", "me pone cachondo" (not "excited for Christmas").
+    r"m'excit\w*|me fai(?:t|saient|sait) bander|bandant\w*|(?:macht|machen|machte) mich "
+    r"(?:so |total |richtig )?(?:geil|an|scharf)|geil auf|erregt mich|me excita\w*|me pone\w* "
+    r"(?:tan |muy |super )?(?:cachond\w*|caliente|cachonda)|me calienta\w*)"
 )
 _FOREIGN_CHILD_EXPLOITATION = re.compile(
     rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,60}}\b{_FOREIGN_SEXUAL}\b|"
@@ -2083,6 +2352,64 @@ def _adult_with_child(sentence: str) -> bool:
     return any((a >= 20 and y <= 15) or a >= 25 for a in adults for y in young)
 
 
+# A child named as a child (not "girls" or "teens", which are said of adults too).
+_A_YOUNG_CHILD = re.compile(
+    r"\b(?:(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen)[- ]years?[- ]olds?|kids?|child|children|little (?:girl|boy)s?|young "
+    r"(?:girl|boy)s?|toddlers?|preteens?|pre-teens?|schoolgirls?|schoolboys?|underage \w+)\b"
+)
+# Sexual contact, arousal or the undressing of the person named: "touched her small breasts",
+# "made her touch him", "it turns me on".
+_SEXUAL_CONTACT = re.compile(
+    r"\bi (?:want|wanna|would love|'d love|need|long) to (?:kiss|lick|touch|feel) (?:her|him|them) "
+    r"all over\b|"
+    r"\bi (?:couldn'?t stop |can'?t stop |kept |keep |love |loved )?(?:touching|touched|rubbing|"
+    r"rubbed|kissing|stroking|stroked|feeling|felt) (?:his|her|their) (?:little |small |tiny |bare "
+    r"|naked |soft )?body\b|"
+    r"\b(?:touch(?:ed|es|ing)?|grop(?:e|ed|es|ing)|fondl(?:e|ed|es|ing)|rub(?:bed|bing|s)?|"
+    r"lick(?:ed|ing|s)?|kiss(?:ed|es|ing)?|feel(?:ing)? up|felt up)\s+(?:her|his|their|the "
+    r"(?:girl|boy|child|kid)'?s?)\s+(?:(?:small|little|tiny|bare|naked|young|soft|developing|"
+    r"budding)\s+)?(?:breasts?|chest|nipples?|privates?|private parts|crotch|genitals?|vagina|"
+    r"penis|butt|bum|ass|thighs?|naked body)\b|"
+    r"\b(?:made|make|makes|making|forced?|forcing|got|get|told|tells|asked)\s+(?:her|him|them)\s+"
+    r"(?:to\s+)?(?:(?:touch|suck|lick|rub) (?:me|him|his|my)\b|(?:undress|strip|get naked|take "
+    r"off (?:her|his|their) (?:clothes|pants|underwear|panties)) (?:for|in front of) (?:me|him|"
+    r"us)\b)|"
+    r"\b(?:turns? me on|turned me on|turning me on)\b(?! to\b)|"
+    r"\b(?:gets? me (?:hard|wet|horny)|makes? me (?:hard|wet|horny)|i get (?:hard|wet|horny|"
+    r"aroused)|so horny|jerk(?:ing)? off to|aroused by)\b"
+)
+_ADULT_PARTNER = re.compile(
+    r"\b(?:wife|husband|girlfriend|boyfriend|partner|fiance\w*|spouse|my man|my woman|"
+    r"(?:1[89]|[2-9]\d)[\s-]*(?:yo|y/o|years? old|year[\s-]old))\b"
+)
+# Asking for pictures of children with the marks of abuse material: the youngest wanted, or
+# kept out of sight ("pics of young boys, the younger the better, send them privately").
+_PICTURES_SOUGHT = (
+    rf"(?:{_PICTURES_OF}|\b(?:looking for|(?:anyone |anybody |who )?(?:have|has|got)|"
+    r"collect\w*|trading)\s+(?:any\s+)?(?:pics?|pictures?|photos?|videos?|vids?)\s+of\s+)"
+)
+_CHILD_PICTURES_SOUGHT = re.compile(
+    rf"{_PICTURES_SOUGHT}(?:young |little )?(?:boys|girls|kids|children|minors|preteens|"
+    r"toddlers)\b[^.!?]{0,80}?(?:[.!?,]\s*[^.!?]{0,60}?)?\b(?:the younger the better|younger is "
+    r"better|privately|in private|no questions asked|dm me|inbox me|no faces)\b"
+)
+
+
+def _sexual_with_a_named_child(normalized: str) -> bool:
+    """A sentence that names a child (an age under 18 or a word for a child) and tells of
+    sexual contact with them or of arousal."""
+    if _CHILD_PICTURES_SOUGHT.search(normalized):
+        return True
+    return any(
+        (_AGE.search(s) or _A_YOUNG_CHILD.search(s))
+        and _SEXUAL_CONTACT.search(s)
+        and not _ADULT_PARTNER.search(s)
+        and not _OWN_CHILD.search(s)
+        for s in sentences(normalized)
+    )
+
+
 def _sex_with_a_stated_child(normalized: str) -> bool:
     for sentence in sentences(normalized):
         if _adult_with_child(sentence):
@@ -2137,6 +2464,7 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
         _grooming(normalized)
         or _sexualised_make_believe(normalized)
         or _sex_with_a_stated_child(normalized)
+        or _sexual_with_a_named_child(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks to get a child to send pictures, keep secrets or be alone.")]
     # A claim that children can consent is its own subject: talk of consent protects nothing.
@@ -2207,7 +2535,7 @@ _FICTION = re.compile(
     r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
     r"the series|the show|episode|video game|the game|in game|story|fiction|fanfic|plot|"
     r"the book|scene|screenplay|script|lyrics|podcast|fortnite|minecraft|valorant|roblox|gta|"
-    r"call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
+    r"the sims|call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
 )
 
 # Named historical violence: "how were people killed in the Holocaust" asks about history.
@@ -2418,6 +2746,16 @@ _HARASS_HOWTO = re.compile(
     rf"|\b{_ASK}\s+[^.!?]{{0,40}}?\b(?:spread|spreading|start|starting|post|posting)\s+"
     rf"(?:\w+\s+)?(?:rumou?rs|lies|gossip)\s+about\s+{_VICTIM}"
 )
+# Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
+# "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
+_THEFT_HOWTO = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
+    r"steal (?:from|a|the|my neighbou?r'?s?|someone'?s?)|shoplift(?: from)?|hotwire|pick the lock "
+    r"(?:on|of))\s+(?:my neighbou?r'?s?|someone'?s?|somebody'?s?|a|an|the|his|her|their|that|"
+    r"this|[a-z]+'s)\s+(?:\w+\s+)?(?:house|home|flat|apartment|car|truck|shop|store|bank|safe|"
+    r"office|garage|shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|"
+    r"gas station|petrol station)s?\b"
+)
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
     rf"carry out|get away with)\s+(?:an? |the |my own )?(?:\w+\s+)?(?:scam|scams|phishing|"
@@ -2522,7 +2860,11 @@ _DOX_TARGET = re.compile(
 _SEXUAL_TALK = re.compile(
     r"\b(?:talk(?:ing)? dirty(?: to me)?|dirty talk|sext(?:ing)? (?:me|with me)|moan for me|"
     r"(?:erotic|explicit|sexual|nsfw|x-rated|sexy) (?:role-?play|chat|talk)|"
-    r"role-?play\b[^.!?]{0,40}\b(?:sex|sexual|naked|nude|in bed))\b"
+    r"role-?play\b[^.!?]{0,40}\b(?:sex|sexual|naked|nude|in bed)|"
+    # "Describe in detail what you would do to my body in bed."
+    r"(?:describe|tell me|say|write)\b[^.!?]{0,20}\bwhat you(?:'d| would| will| want to| wanna)? "
+    r"(?:do|want to do) (?:to|with) (?:me|my body|my \w+) (?:\w+ )?(?:in bed|naked|sexually|"
+    r"under the sheets|between the sheets))\b"
 )
 _SEXUAL_TALK_PROTECTIVE = re.compile(
     r"\b(?:how (?:do|can|should) (?:i|we) (?:tell|ask|talk to)|my (?:partner|wife|husband|"
@@ -2539,7 +2881,8 @@ _DOX_POSTED = re.compile(
 _DOX_AIM = re.compile(
     r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
-    r"door|flood|my followers|make (?:her|him|them) pay|confront|without (?:her|him|them) "
+    r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|without (?:her|him|"
+    r"them) "
     r"knowing|only know (?:her|his|their) (?:first )?name|my ex|ex-?(?:girlfriend|boyfriend|wife|"
     r"husband|partner)|blocked me|restraining order|(?:won'?t|doesn'?t want to|refuses? to) "
     r"(?:talk to|see|speak to|answer|reply to) me|changed (?:her|his|their) (?:number|address)|"
@@ -2556,6 +2899,37 @@ _NUDES_SHARED = re.compile(
     r"\b(?:nudes|naked (?:pics|photos|pictures)|intimate (?:pics|photos|images|videos)|sex "
     r"tape)\b[^.!?]*[.!?]?[^.!?]{0,120}\b(?:share|post|leak|spread|upload|send|forward)\s+"
     r"(?:them|it|those)\s+(?:with|to|online|on|everywhere|around)"
+)
+# Someone filmed or photographed undressed without knowing it, told by the one who did it:
+# "I filmed my roommate in the shower without her knowing, want to see?".
+_VOYEUR = re.compile(
+    r"\b(?:i|we)(?:'ve| have)? (?:secretly |just )?(?:filmed|recorded|photographed|took "
+    r"(?:pics|photos|pictures|videos) of) (?:my|her|his|a|the|our|this|that) (?:\w+ ){0,2}?"
+    r"(?:in the (?:shower|bath|bathroom|changing room|locker room|toilet)|naked|nude|undress\w*|"
+    r"getting (?:changed|undressed)|through (?:her|his|their|the) (?:bedroom )?window)\b"
+    r"(?=[^.!?]{0,60}(?:\bwithout (?:her|him|them|his|their) (?:knowing|knowledge|consent|"
+    r"permission)|\bsecretly\b|\bhidden cam\w*|\b(?:want|wanna) (?:to )?see\b|\bdm me\b|"
+    r"\bi(?:'ll| will) (?:send|share|post)|\banyone (?:want|interested)))"
+)
+# Sex without consent told by the one who did it: "she said no but I kept going", "I slipped
+# something in her drink and took her home".
+_SEX_WITHOUT_CONSENT = re.compile(
+    r"\b(?:she|he|they) (?:said no|told me (?:no|to stop)|tried to (?:stop|push) me|was crying)\b"
+    r"[^.!?]{0,40}?\b(?:but|and) (?:i|we) (?:\w+ )?(?:kept going|did it anyway|didn'?t stop|"
+    r"carried on|went ahead|forced (?:her|him|them|myself)|held (?:her|him|them) down|made "
+    r"(?:her|him|them))\b|"
+    r"\b(?:i|we) (?:slipped|put|dropped|spiked|crushed)\w* (?:something|a pill|pills|a roofie|"
+    r"roofies|ghb|drugs?|(?:\w+ )?(?:pills?|powder|sedatives?|xanax|ketamine)) (?:in|into) "
+    r"(?:her|his|their) (?:drink|glass|coffee|wine|beer|juice)\b[^.!?]{0,60}?\b(?:took (?:her|"
+    r"him|them) (?:home|back|upstairs|to (?:my|the))|didn'?t remember|couldn'?t remember|passed "
+    r"out|blacked out|had my way|couldn'?t resist|couldn'?t say no|fucked)\b"
+)
+_FORCE_FINDING = Finding(
+    "SEXUAL",
+    ("SEXUAL", "VIOLENCE"),
+    "HIGH",
+    0.9,
+    "Tells of sex forced on someone or of drugging them for it.",
 )
 _NCII_PROTECTIVE = re.compile(
     r"\b(?:report|remove|take (?:it|them) down|taken down|get (?:it|them) removed|what (?:do|can|"
@@ -2786,6 +3160,7 @@ _REQUESTS: tuple[
     tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
 ] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
+    (_THEFT_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
     (
         _HARASS_HOWTO,
         None,
@@ -2894,8 +3269,12 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         _NCII.search(normalized)
         or _NUDES_SHARED.search(normalized)
         or _FOREIGN_SEXTORTION.search(normalized)
+        or _VOYEUR.search(normalized)
     ) and not (_NCII_PROTECTIVE.search(normalized)):
         return [_SHARED_IMAGES]
+    forced = _SEX_WITHOUT_CONSENT.search(normalized)
+    if forced and not _NCII_PROTECTIVE.search(normalized) and not _FICTION.search(normalized):
+        return [_FORCE_FINDING]
     return []
 
 
@@ -2986,6 +3365,11 @@ _FOREIGN_THREAT = re.compile(
     r"tus hijos)\b[^.!?]{0,80}\b(?:schade|dommage|lastima|pena)\b"
 )
 _FOREIGN_SELF_HARM = re.compile(
+    # Suicide praised as a way out: "le suicide est une belle délivrance", "Selbstmord ist eine
+    # schöne Erlösung", "el suicidio es una hermosa liberación" (not "n'est pas", "keine").
+    r"\b(?:le suicide|se suicider|selbstmord|suizid|sich umzubringen|el suicidio|suicidarse) "
+    r"(?:est|ist|es) (?:une?|una|eine?|la|die|el) (?:\w+ )?(?:delivrance|liberation|solution|"
+    r"echappatoire|erlosung|befreiung|losung|ausweg|liberacion|salida|solucion)\b|"
     r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
     r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b|\bj'ai envie de (?:mourir|"
     r"me tuer|en finir)\b|"
