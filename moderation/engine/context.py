@@ -10,8 +10,10 @@ uses the helpers to scope its context checks to the sentences that carry a flag.
 
 from __future__ import annotations
 
+import gzip
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -72,7 +74,8 @@ _GAME = (
     r"trivia night|quiz night|sales contest|spelling bee)|"
     r"(?:the |a |this |that |our |their |next |tomorrow'?s |saturday'?s |sunday'?s )?"
     r"(?:match|round|race|tournament|final|finals|semis?|semi-?finals?|playoffs|league|"
-    r"derby|rematch|scrimmage|qualifiers?))\b"
+    r"derby|rematch|scrimmage|qualifiers?|(?:first|second) half|(?:first|second|third|fourth|"
+    r"final|last) (?:quarter|period|set|inning|lap)))\b"
 )
 # "I'm dead", "I'm dying": of laughter only beside a laugh.
 _DEAD = r"(?:i'?m|im|i am) (?:so |literally |actually |fully )?(?:dead|dying|deceased)\b"
@@ -235,6 +238,57 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"interview|presentation|song|set|solo|performance|level|round|match|game)\b)",
             r"ace \g<task>",
         ),
+        # Going somewhere, idiomatically: "hit the gym", "hit the road", "hit the books", "hit
+        # the sack", "hit the ground running".
+        # Getting in touch: "hit me up", "I'll hit you up later", "I'll hit you back tomorrow".
+        (r"\bhit(?:s|ting)? (?:me|you|u|ya|him|her|them|us) up\b", "get in touch with"),
+        (
+            r"\bhit(?:s|ting)? (?:me|you|u|ya|him|her|them|us) back\b(?= (?:later|tomorrow|tonight|"
+            r"soon|asap|when|after|in a|on|next|with)\b)",
+            "reply to",
+        ),
+        (r"\bhit(?:s|ting)?\s+the\s+(?:sack|hay)\b", "go to bed"),
+        (
+            r"\bhit(?:s|ting)?\s+the\s+(?P<place>gym|road|books|shops|stores|mall|beach|slopes|"
+            r"pool|bar|pubs?|clubs?|town|trails?|showers?|lanes|dance ?floor)\b",
+            r"go to the \g<place>",
+        ),
+        (
+            r"\bhit(?:s|ting)?\s+the\s+(?:jackpot|snooze(?: button)?|spot|sweet spot|"
+            r"ground running|nail on the head|brakes|gas|high notes?|big time|bullseye)\b",
+            "get it right",
+        ),
+        # "Bomb" as praise or as failing: "a bomb-ass lasagna", "this pizza is the bomb", "I
+        # bombed the exam", "the film bombed".
+        (r"\bbomb[ -]?ass\b", "great"),
+        (
+            r"\b(?:is|was|are|were|'s|'re|s) (?:(?:so|totally|literally|just) )?(?:the|da) bomb\b"
+            r"(?=\s*(?:[.!,;]|$|(?:and|but|so|too|though|lol|haha\w*|fr|ngl|tbh|honestly|bro|"
+            r"dude|man|mate)\b))",
+            "is great",
+        ),
+        (
+            r"\bbomb(?:ed|ing|s)?\s+(?:the |my |that |this |an? |his |her |our |their )(?:\w+ )?"
+            r"(?:exam|test|quiz|interview|audition|presentation|speech|essay|pitch|gig|set|"
+            r"midterm|final|finals|assignment|review|date)\b",
+            "failed the task",
+        ),
+        # Tired, delighted, refused: "you look like death warmed over", "so cute I could die",
+        # "the board shot down his proposal".
+        (r"\b(?:like )?death warmed (?:over|up)\b", "very tired"),
+        (
+            r"\bso (?:cute|happy|excited|embarrassed|proud|good|jealous|adorable|beautiful|"
+            r"delicious|tired|bored) (?:that )?(?:i|you|we) (?:could|might|would|will) "
+            r"(?:literally |actually )?(?:die|cry|scream|explode)\b",
+            "so lovely",
+        ),
+        (
+            r"\b(?:shoot(?:s|ing)?|shot) down (?:the |his |her |my |your |their |our |this |that |"
+            r"an? |every )?(?:\w+ )?(?:excuses?|ideas?|proposals?|plans?|requests?|arguments?|"
+            r"claims?|theor(?:y|ies)|suggestions?|offers?|bids?|pitch(?:es)?|attempts?|hopes?|"
+            r"rumou?rs?|motions?|amendments?|bills?|questions?|complaints?|appeals?)\b",
+            "turned it down",
+        ),
         # Things called bombs that are not: "a bath bomb", "a truth bomb", "the f-bomb".
         (
             r"\b(?P<kind>bath|seed|glitter|flavou?r|calorie|confetti|cocoa|chocolate|cherry)"
@@ -346,6 +400,7 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             rf"kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|wreck(?:s|ed|ing)?|smash(?:es|ed|ing)?|"
             rf"annihilat(?:e|es|ed|ing)|obliterat(?:e|es|ed|ing)|slaughter(?:s|ed|ing)?|"
             rf"demolish(?:es|ed|ing)?|whoop(?:s|ed|ing)?|thrash(?:es|ed|ing)?|own|owned|"
+            rf"bur(?:y|ies|ied|ying)|"
             rf"trounc(?:e|es|ed|ing))\s+(?P<rival>(?:\w+\s+){{0,3}}?)(?P<where>(?:at|in|on)\s+"
             rf"{_GAME})(?![^.!?]*\b(?:real life|irl|for real|in person)\b)",
             r"win against \g<rival>\g<where>",
@@ -564,6 +619,19 @@ _COUNTER = re.compile(
     r"(?:i|we) (?:called|call) (?:him|her|them) out|no one (?:should|deserves)|"
     r"nobody (?:should|deserves)|"
     r"there'?s no place for|(?:i|we) (?:condemn|reject|oppose)|don'?t (?:say|call|use)|"
+    # Disbelief at what others still say: "I can't believe people still say Muslims are
+    # terrorists", "how can anyone still think that women are inferior".
+    r"(?:can'?t|cannot|can not|don'?t|do not) believe (?:that )?(?:people|some people|anyone|"
+    r"folks|so many people|there are (?:still )?people (?:who|that)|we) (?:still |actually |"
+    r"really |seriously |honestly )*(?:say|think|believe|claim|call|post|write|tweet|argue)|"
+    r"how (?:can|could|do|does) (?:people|anyone|someone|you|they) (?:still |actually |really |"
+    r"seriously |honestly )*(?:say|think|believe|claim|argue)|"
+    # The speaker condemned: "the politician said women are inferior, and he was rightly
+    # condemned".
+    r"(?:he|she|they|who) (?:was|were|got|has been|have been|had been|is being|are being) "
+    r"(?:rightly |widely |quickly |immediately |swiftly |publicly |later |then |finally )?"
+    r"(?:condemned|critici[sz]ed|denounced|censured|fired|sacked|banned|suspended|expelled|"
+    r"called out|reprimanded|disciplined|removed|kicked out|booed)|"
     r"it'?s not true that|is a myth|are a myth|is a stereotype|"
     r"(?:it'?s|it is|that'?s|that is) (?:a |an )?(?:myth|lie|stereotype|old stereotype|nonsense|"
     r"false|untrue) that|"
@@ -721,7 +789,10 @@ _RIGHTS = re.compile(
     r"marriage|adopt|adoption|citizenship|president|doctors?|lawyers?|join the (?:army|military)|"
     r"serve in|own (?:land|property|a house|houses|guns?|a business)|drive|tax breaks?|"
     r"healthcare|health care|welfare|benefits|pensions?|equal pay|run for office|immigrate|"
-    r"have (?:kids|children|babies)|go to (?:school|university|college))\b"
+    r"have (?:kids|children|babies)|go to (?:school|university|college)|marrying|get married|"
+    r"hold (?:public |political |an? )?offices?|be elected|be hired|be promoted|have (?:a )?jobs?|"
+    r"hold (?:a )?jobs?|have rights|equal rights|serve on (?:a )?jur(?:y|ies)|open bank accounts?|"
+    r"rent (?:a |an )?(?:flat|apartment|house|home)s?)\b"
 )
 # Colours the learned tier reads as it reads "black" and "white" ("why shouldn't brown rice
 # own land?").
@@ -759,11 +830,48 @@ def _prototypes() -> tuple[np.ndarray, np.ndarray]:
     return people, things
 
 
+# What a common noun names, from WordNet 3.1 (moderation/training/import_wordnet.py): "P" a
+# person or a group of people, "T" a thing (an animal, an artifact, food, a plant ...).
+NOUNS_PATH = Path(__file__).resolve().parent / "artifacts" / "nouns.txt.gz"
+_IRREGULAR_PLURALS = {"mice": "mouse", "geese": "goose", "teeth": "tooth", "feet": "foot",
+                      "knives": "knife", "leaves": "leaf", "wolves": "wolf", "loaves": "loaf",
+                      "shelves": "shelf", "people": "person", "children": "child", "men": "man",
+                      "women": "woman", "oxen": "ox", "lice": "louse"}  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _noun_kinds() -> dict[str, str]:
+    with gzip.open(NOUNS_PATH, "rt", encoding="utf-8") as lines:
+        return dict(line.rstrip("\n").split("\t") for line in lines)
+
+
+def noun_kind(noun: str) -> str | None:
+    """What WordNet reads `noun` (or its singular) as: "P" a person or a group of people, "T"
+    a thing, None when it does not know the word."""
+    kinds = _noun_kinds()
+    word = noun.lower()
+    candidates = [word, _IRREGULAR_PLURALS.get(word, "")]
+    if word.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    if word.endswith("es"):
+        candidates.append(word[:-2])
+    if word.endswith("s"):
+        candidates.append(word[:-1])
+    for candidate in candidates:
+        if candidate in kinds:
+            return kinds[candidate]
+    return None
+
+
 @lru_cache(maxsize=4096)
 def is_a_thing(noun: str) -> bool:
-    """all-MiniLM-L6-v2 places `noun` clearly nearer things (food, objects, plants, weather)
-    than people: "grapes", "bagels", "clouds" are things; "teachers", "couples", "drivers" are
-    not (a noun it cannot tell counts as people)."""
+    """`noun` names things (food, objects, machines, plants, animals), not people: WordNet says
+    so ("toasters", "grapes", "clouds" are things; "teachers", "couples", "drivers" are not);
+    for a word WordNet lacks, all-MiniLM-L6-v2 must place it clearly nearer things than people
+    (a noun it cannot tell counts as people)."""
+    kind = noun_kind(noun.split()[-1]) if noun.split() else None
+    if kind is not None:
+        return kind == "T"
     people, things = _prototypes()
     vector = encoder.encode(noun)
     return float(vector @ things - vector @ people) > THING_MARGIN
@@ -857,6 +965,30 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     )
 
 
+# Abuse of a thing: "this printer is a useless piece of garbage", "my laptop is trash" (harsh
+# words about an object aim at no one).
+_THING_SAID = re.compile(
+    r"^\W*(?:(?:this|that|the|my|our|your|these|those|his|her|their|stupid|damn|bloody|"
+    r"fucking|freaking|new|old)\s+){0,3}(?P<noun>[a-z-]{3,})\s+(?:is|are|was|were|'s|'re|s)\s+"
+    r"(?P<said>[^.!?]{1,80})"
+)
+
+
+def abuses_a_thing(sentence: str) -> bool:
+    """The sentence insults a thing WordNet knows as one (an object, a machine, food), and
+    nothing in it speaks of a person or a group."""
+    found = _THING_SAID.match(sentence)
+    if found is None or names_a_group(sentence):
+        return False
+    noun = found.group("noun")
+    if noun_kind(noun) != "T" or holds_contempt(noun) or _PEOPLE.search(noun):
+        return False
+    said = found.group("said")
+    return bool(_ABUSE.search(said)) and not (
+        _ANY_PERSON.search(said) or _INNER_CAPITAL.search(said) or lexicon.VIOLENCE_RE.search(said)
+    )
+
+
 # An injury by accident: "I burned my arm on the oven", "cutting my finger while cooking", "I
 # accidentally cut my thumb" (not "on purpose", not "again", not to feel something).
 _INJURED = re.compile(
@@ -874,6 +1006,76 @@ _ON_PURPOSE = re.compile(
     r"\b(?:on purpose|deliberately|intentionally|again|to feel|to punish|because i (?:deserve|"
     r"wanted)|want(?:ed)? to|scars?|relapse\w*|hide|hiding|blood felt|felt good)\b"
 )
+
+
+# Going to bed: "I'm going to sleep now, goodnight", "off to bed, see you tomorrow" (not to
+# sleep for ever, not a goodbye, not beside pills or despair).
+_BEDTIME = re.compile(
+    r"\b(?:going to|gonna|off to|heading to|head to|time (?:for|to)|about to|need to|have to|"
+    r"got to|gotta|must)\s+(?:go to |get (?:some )?|catch (?:some )?|take a )?(?:bed|sleep|"
+    r"nap|shut-?eye|zzz?s?|crash)\b"
+)
+_NOT_WAKING = re.compile(
+    r"\b(?:forever|for ever|for good|permanently|eternal\w*|never|not wake|won'?t wake|"
+    r"don'?t wake|wake up again|last|final|goodbye|good-?bye|bye forever|farewell|sorry|"
+    r"forgive|anymore|any more|pills?|tablets?|meds|medications?|medicines?|bottle|overdose|"
+    r"rope|end it|end this|die|dying|dead|"
+    r"death|suicid\w*|kill|gone|miss me|remember me|love you all|take care of|no point|"
+    r"nothing left|tired of|can'?t (?:go on|do this|take)|hopeless)\b"
+)
+
+
+def bedtime(sentence: str) -> bool:
+    """The sentence says the writer is going to bed, and nothing of not waking or of despair."""
+    return bool(_BEDTIME.search(sentence)) and not _NOT_WAKING.search(sentence)
+
+
+# The words self-harm is spoken in: death and ending, the ways it is done, the body hurt or
+# starved, despair, goodbyes and being gone.
+_SELF_HARM_FIELD = re.compile(
+    r"\b(?:die|dies|died|dying|dead|death|deaths|suicid\w*|kill\w*|murder\w*|end(?:ed|ing|s)? "
+    r"(?:it|it all|my life|things|this|everything|myself)|life|lives|live|living|alive|exist\w*|"
+    r"wake|waking|woke|sleep forever|gone|disappear\w*|vanish\w*|never come back|better off|"
+    r"without me|burden|goodbyes?|good-?bye|bye|farewell|last|final|note|letters?|miss me|"
+    r"remember me|pills?|tablets?|meds|medication|overdos\w*|od|rope|noose|hang\w*|jump\w*|"
+    r"bridge|roof|ledge|cliff|edge|train|tracks|traffic|tree|wall|drown\w*|gun|guns|shoot\w*|"
+    r"bullet|cut|cuts|cutting|slit\w*|wrists?|blades?|razors?|bleed\w*|blood\w*|burn\w*|"
+    r"scars?|knife|knives|scissors|poison\w*|bleach|gas|exhaust|crash\w*|starv\w*|eat|eats|"
+    r"eating|eaten|ate|fast|fasting|hunger|hungry|food|bones|bad|worse|dark|"
+    r"meals?|vomit\w*|purg\w*|throw(?:ing)? up|calories|thin|thinner|skinny|fat|weight|"
+    r"anymore|any more|no point|pointless|hopeless\w*|worthless|useless|can'?t (?:go on|take|do|"
+    r"cope|handle|live|stand)|tired of|sick of|give up|giving up|gave up|nothing left|no reason|"
+    r"empty|numb|alone|lonely|hate myself|myself|harm\w*|pain\w*|hurt\w*|suffer\w*|deserve\w*|"
+    r"punish\w*|do it|finally|forever|nobody|no one|anyone|everyone|world|here|there|away)\b"
+)
+
+
+# A plan of the writer's own, said in one short sentence: "I'm going to quit my job tomorrow",
+# "I think I'm going to cry".
+_OWN_PLAN = re.compile(
+    r"^\W*(?:(?:tomorrow|tonight|today|later|soon|now),? )?(?:i think |i guess |maybe |i feel like "
+    r")?(?:i'?m|im|i am) (?:going to|gonna|about to)\b[^.!?]*[.!?]*\s*$|"
+    r"^\W*(?:i'?ll|i will) [^.!?]*[.!?]*\s*$"
+)
+# Short enough that the plan is all the text says.
+PLAN_WORDS = 12
+
+
+def only_an_everyday_plan(text: str) -> bool:
+    """The text is one short sentence telling a plan of the writer's own, with no word of the
+    field self-harm is spoken in (death and ending, ways to die, the body hurt or starved,
+    despair, goodbyes) and none of the self-harm lexicon's."""
+    return (
+        len(text.split()) <= PLAN_WORDS
+        and bool(_OWN_PLAN.match(text))
+        and not _SELF_HARM_FIELD.search(text)
+        and not lexicon.lexicon_counts(text)["self_harm"]
+    )
+
+
+def not_waking(text: str) -> bool:
+    """The text speaks of not waking, of a goodbye, of dying or of despair."""
+    return bool(_NOT_WAKING.search(text))
 
 
 def accidental_injury(sentence: str) -> bool:
@@ -966,11 +1168,46 @@ _ASKS_WHAT_THE_RULES_ALLOW = re.compile(
 )
 
 
+# Asking why a group is wronged: "Why are women paid less than men?", "Why were Jews persecuted
+# in medieval Europe?", "Why are Black Americans more likely to be stopped by police?".
+_ASKS_WHY_WRONGED = re.compile(
+    r"^\W*(?:why|how come) (?:are|were|is|was|do|does|did|have|has|had)\b[^?]{0,60}?\b(?:paid "
+    r"less|underpaid|under-?represented|discriminated against|denied|excluded|persecuted|"
+    r"oppressed|marginali[sz]ed|targeted|harassed|profiled|stereotyped|enslaved|interned|"
+    r"deported|segregated|disenfranchised|expelled|massacred|murdered|killed|attacked|"
+    r"banned from|barred from|kept out of|shut out of|treated (?:so )?(?:badly|unfairly|"
+    r"differently|worse)|(?:more|less) likely to (?:be (?:stopped|arrested|jailed|imprisoned|"
+    r"shot|killed|attacked|harassed|hired|promoted|paid|approved)|get (?:hired|promoted|"
+    r"approved|a loan|the job))|(?:face|faced|facing) (?:discrimination|prejudice|racism|"
+    r"sexism|violence|hostility|persecution|bias))\b[^?]*\?\s*$"
+)
+
+
 def asks_what_the_rules_allow(sentence: str) -> bool:
     """A question of fact about a group's rights, with no word of contempt in it."""
     if not _ASKS_WHAT_THE_RULES_ALLOW.search(sentence):
         return False
     return not (holds_contempt(sentence) or _HOSTILE.search(sentence))
+
+
+def asks_why_wronged(sentence: str) -> bool:
+    """A question of why a group is wronged, with no word of contempt in it."""
+    if not _ASKS_WHY_WRONGED.search(sentence):
+        return False
+    return not (holds_contempt(sentence) or _HOSTILE.search(sentence))
+
+
+# A wrong approved of: "because they deserved it", "serves them right", "good riddance".
+_WRONG_APPROVED = re.compile(
+    r"\b(?:deserved?|deserving|had it coming|serves? them right|served them right|good riddance|"
+    r"rightly|for good reason|about time|not enough|should (?:be|have been)|shoulda|needed to be|"
+    r"had to be|better off|a good thing|good thing|as they should|justified)\b"
+)
+
+
+def approves_a_wrong(text: str) -> bool:
+    """The text says a wrong done to someone was deserved or right."""
+    return bool(_WRONG_APPROVED.search(text))
 
 
 # Violent words as a joke among friends: a laugh in the sentence, and what would set it off is

@@ -265,6 +265,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
     (("VIOLENCE", "HARASSMENT"), context.jocular),
     # "People who litter are scum": abuse of what people do, aimed at no one.
     (("HARASSMENT",), context.abuses_a_kind_of_conduct),
+    # "This printer is a useless piece of garbage": abuse of a thing, aimed at no one.
+    (("HARASSMENT",), context.abuses_a_thing),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
     (("VIOLENCE",), context.only_self_directed),
     # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
@@ -467,6 +469,26 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             for category in [c for c in categories if c in flags]:
                 if all(clears(c) for c in parts.carriers(category, True, thresholds)):
                     flags.pop(category)
+        for category in [c for c in ("HATE_SPEECH", "HARASSMENT") if c in flags]:
+            # "Why are women paid less than men?": why a group is wronged, asked, and nowhere
+            # called deserved.
+            if not context.approves_a_wrong(normalized) and all(
+                context.asks_why_wronged(c) for c in parts.carriers(category, True, thresholds)
+            ):
+                flags.pop(category)
+        if "SELF_HARM" in flags and context.only_an_everyday_plan(normalized):
+            # "I'm going to quit my job tomorrow": a short plan with no word of death, of a way
+            # to die, of the body hurt or of despair; the learned tier read the form of a plan
+            # ("I'm going to ... tonight"), not self-harm.
+            flags.pop("SELF_HARM")
+        if (
+            "SELF_HARM" in flags
+            and not context.not_waking(normalized)
+            and all(context.bedtime(c) for c in parts.carriers("SELF_HARM", True, thresholds))
+        ):
+            # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text
+            # speaks anywhere of not waking, of a goodbye or of despair.
+            flags.pop("SELF_HARM")
 
     for finding in findings:
         f = flag(

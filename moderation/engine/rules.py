@@ -1019,8 +1019,8 @@ _DWELLING = (
     r"temple|gurdwara|shelter|camp|trailer)s?"
 )
 _ARSON_CALLED = re.compile(
-    rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov)"
-    rf"(?:\s+down)?\s+(?:their|his|her|your|them|those \w+'?s?|these \w+'?s?|the \w+'s|"
+    rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov|"
+    rf"bomb|nuke)(?:\s+down)?\s+(?:their|his|her|your|them|those \w+'?s?|these \w+'?s?|the \w+'s|"
     rf"that \w+'s|that|the|every|all the|all)\s+(?:\w+\s+)?{_DWELLING}\b(?!'s)(?:\s+down)?"
     r"(?![^.!?]{0,30}\b(?:in (?:minecraft|the game|gta|fortnite|roblox|(?:the )?sims)|for the "
     r"insurance|on the dance ?floor|with (?:this|that|our|my|your) (?:song|track|set|voice)))"
@@ -2525,7 +2525,7 @@ _EDUCATION = re.compile(
     r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"
     r"diagnos\w+|treatment|contracepti\w+|condoms?|std|sti|hiv|pregnan\w+|puberty|gynecolog\w+|"
     r"urolog\w+|sexual health|reproductive health|health class|therapy|therapist|textbook|"
-    r"(?:biology|health|science|sex ed) (?:lesson|class|teacher)|(?:warning )?signs of|"
+    r"(?:biology|health|science|sex ed) (?:lesson|class|teacher)|(?:warning )?signs (?:of|that)|"
     r"how (?:do|can) (?:i|we|you|parents|teachers) (?:recogni[sz]e|spot|tell if|know if|prevent|"
     r"report)|safeguarding|use protection|safer? sex|birth control)\b"
 )

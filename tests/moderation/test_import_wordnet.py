@@ -1,0 +1,55 @@
+"""The WordNet noun table (moderation/training/import_wordnet.py): which senses make a noun a
+person or a thing, read from files in WordNet's own format."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+from moderation.engine import context
+from moderation.training.import_wordnet import classify, lexfiles
+
+# data.noun: offset, lexicographer file, ... (the licence header lines start with a space).
+DATA = """\
+  1 This software and database is being provided to you
+00000001 18 n 01 teacher 0 000 | a person who teaches
+00000002 06 n 01 toaster 0 000 | a kitchen appliance
+00000003 18 n 01 toaster 0 000 | a person who proposes a toast
+00000004 05 n 01 rat 0 000 | a rodent
+00000005 18 n 01 rat 0 000 | a despised person
+00000006 06 n 01 driver 0 000 | a golf club
+00000007 18 n 01 driver 0 000 | the operator of a vehicle
+00000008 09 n 01 idea 0 000 | a thought
+00000009 06 n 01 teddy_bear 0 000 | a toy
+"""
+# index.noun: lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...
+INDEX = """\
+  1 This software and database is being provided to you
+teacher n 1 1 @ 1 1 00000001
+toaster n 2 1 @ 2 0 00000003 00000002
+rat n 2 1 @ 2 1 00000004 00000005
+driver n 2 1 @ 2 1 00000007 00000006
+idea n 1 1 @ 1 1 00000008
+teddy_bear n 1 1 @ 1 0 00000009
+"""
+
+
+def test_a_noun_is_a_person_when_an_attested_sense_is_one(tmp_path: Path) -> None:
+    (tmp_path / "data.noun").write_text(DATA)
+    (tmp_path / "index.noun").write_text(INDEX)
+    kinds = classify(tmp_path / "index.noun", lexfiles(tmp_path / "data.noun"))
+    assert kinds == {
+        "teacher": "P",  # only a person
+        "toaster": "T",  # its person sense was never attested in the tagged corpus
+        "rat": "T",  # its attested sense is the animal; the insult is the lexicons' job
+        "driver": "P",  # the attested sense is the person, though a golf club is one too
+    }  # "idea" names neither; phrases ("teddy_bear") are left out
+
+
+def test_the_shipped_table_is_sorted_and_read_as_shipped() -> None:
+    with gzip.open(context.NOUNS_PATH, "rt", encoding="utf-8") as lines:
+        rows = [line.rstrip("\n").split("\t") for line in lines]
+    assert [row[0] for row in rows] == sorted(row[0] for row in rows)
+    assert {row[1] for row in rows} == {"P", "T"}
+    assert len(rows) > 30_000
+    assert context.noun_kind("Toasters") == "T"
