@@ -511,7 +511,7 @@ _HOSTILE = re.compile(
     r"(?:die|be(?! (?:treated (?:equally|fairly|with|as|like|the same)|paid|allowed|able|free|"
     r"safe|welcome\w*|accepted|included|respected|valued|celebrated|heard|loved|supported|"
     r"equal|proud)\b)|go|leave|get out)|get rid of|deport|ban them|kill|exterminate|"
-    r"wipe out|"
+    r"wipe out|wiped out|wiping out|exterminated|eradicated|gassed|"
     r"burn|hang|shoot|gas|lock (?:them|you) up|locked up|kick (?:them|all) out|"
     r"can'?t stand|tired of|ruin|ruining|destroy|destroying|invad\w+|infest\w+|"
     r"stupid|dumb|lazy|criminals?|terrorists?|thugs?|pedos?|predators?|freaks?|mentally ill|"
@@ -522,7 +522,9 @@ _HOSTILE = re.compile(
     rf"harass\w*|threaten\w*|murder\w*|rape\w*|{USE_ON} (?:anyone|anybody|someone|somebody|"
     r"people|others)|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
-    r"normal|real (?:men|women))|don'?t deserve|(?:shouldn'?t|should not|must not|mustn'?t) "
+    r"normal|real (?:men|women))|don'?t deserve(?! to (?:die|suffer|be (?:hurt|attacked|beaten|"
+    r"killed|harassed|bullied|mistreated|abused|hated)))|(?:shouldn'?t|should not|must not|"
+    r"mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
     r"get out|go home|leave (?:our|my|this) country)\b"
 )
@@ -551,6 +553,10 @@ _SUPPORT = re.compile(
     r"(?:is not|are not|isn'?t|aren'?t|is never|are never) (?:a crime|a sin|wrong|a disease|"
     r"an illness|a mental illness|unnatural|shameful)|(?:okay|ok|fine|normal|natural|alright|"
     r"all right) to be|"
+    # Harm said to be undeserved: "gay people don't deserve to die", "no one deserves this".
+    r"(?:don'?t|do not|doesn'?t|does not|never) deserve (?:to (?:die|suffer|be (?:hurt|attacked|"
+    r"beaten|killed|harassed|bullied|mistreated|abused|hated|treated (?:like|that|this))|live in "
+    r"fear)|this|that|hate|violence|abuse)|"
     # Hostility denied in so many words: "I have nothing against gay people".
     r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
     r"no hate (?:for|towards?)|"
@@ -1303,9 +1309,21 @@ _CONTRAST = re.compile(
 )
 
 
+# Negations that ask for agreement rather than deny: "isn't it obvious that ...", "don't you
+# think ...", "wouldn't you agree ...".
+_RHETORICAL = re.compile(
+    r"\b(?:isn'?t|is not|wasn'?t|ain'?t) it (?:\w+ )?(?:obvious|clear|true|a fact|time)\b|"
+    r"\b(?:don'?t|do not) (?:you|we|they) (?:all )?"
+    r"(?:think|agree|find|see|know|feel)\b|\b(?:wouldn'?t|won'?t|can'?t|couldn'?t) (?:you|we) "
+    r"(?:all )?(?:agree|admit|see)\b|\bdoesn'?t everyone know\b"
+)
+
+
 def negated_before(text: str, index: int, reach: int = 40) -> bool:
-    """A negation stands before `index`, within `reach` characters and no contrast away."""
-    return bool(NEGATION.search(_CONTRAST.split(text[max(0, index - reach) : index])[-1]))
+    """A negation stands before `index`, within `reach` characters and no contrast away (not
+    one that asks for agreement: "isn't it obvious that ...")."""
+    window = _CONTRAST.split(text[max(0, index - reach) : index])[-1]
+    return bool(NEGATION.search(_RHETORICAL.sub(" ", window)))
 
 
 # The subject of a denial, and a modal after it, are taken out with it: "I'm" left alone reads,

@@ -596,8 +596,17 @@ _HATE_STATEMENT = re.compile(
     rf"{_DEHUMAN}|"
     rf"\b(?:kill|gas|exterminate|eradicate|deport|purge|wipe out|get rid of|hang|shoot|burn)\s+"
     rf"(?:all\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}|"
-    rf"{_GROUP}\s+(?:should|must|need to|deserve to)\s+(?:all\s+)?(?:die|be killed|be exterminated|"
-    rf"be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|be sterili[sz]ed)|"
+    rf"{_GROUP}\s+(?:should|must|need to|deserve to)\s+(?:all\s+)?(?:die|suffer|be killed|"
+    rf"be exterminated|be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|"
+    rf"be sterili[sz]ed)|"
+    # Worth denied to a group: "Muslims don't deserve respect".
+    rf"{_GROUP}\s+(?:don'?t|do not|never) deserve (?:any )?(?:respect|rights|human rights|dignity|"
+    rf"to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b|"
+    # A group's end wished to be seen: "I'd love to see all Jews wiped out".
+    rf"\b(?:love|like|want|wish|hope|glad|happy|wait|cannot wait|can'?t wait) to see\s+"
+    rf"(?:all\s+|every\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}\s+(?:\w+\s+)?(?:wiped out|die|"
+    rf"dead|suffer|gassed|burn|burned|burnt|exterminated|killed|eradicated|hang|hanged|deported|"
+    rf"shot|lynched)\b|"
     # "All immigrants should be hanged", "gay people ought to be burned alive".
     rf"{_GROUP}\s+(?:should|must|need to|needs to|deserve to|ought to)\s+(?:all\s+|just\s+)?be\s+"
     rf"(?:all\s+)?{_VIOLENT_PARTICIPLE}\b|"
@@ -667,6 +676,9 @@ _ASSERTING_NEGATION = re.compile(
     r"\b(?:wasn'?t|was not|weren'?t|were not|isn'?t|is not|not)\s+(?:really\s+|even\s+|"
     r"actually\s+)?(?:that|so|all that)\s+bad\b|"
     rf"\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
+    # Worth denied: "they don't deserve respect" (not "don't deserve to be hurt").
+    r"\b(?:don'?t|do not|doesn'?t|does not|never) deserve (?:any )?(?:respect|rights|human rights|"
+    r"dignity|to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
     rf"(?:never|can'?t|won'?t) (?:stop|cease)|{NO_LESS_THAN}|nothing (?:makes|would make) me "
