@@ -54,6 +54,13 @@ from moderation.engine.context import is_a_thing, noun_kind
         "I'll hit you up later.",
         "Hit me up when you're free.",
         "I'll hit you back tomorrow with the numbers.",
+        # Kind words, agreement sought and harm called undeserved (policy .71's neighbours).
+        "I'd love to see all the gay couples at the parade.",
+        "I can't wait to see the Muslims at the festival.",
+        "Isn't it obvious that immigrants make this country better?",
+        "Gay people don't deserve to die.",
+        "Refugees don't deserve to be attacked.",
+        "Many trans people suffer from discrimination.",
     ],
 )
 def test_harmless_forms_are_not_flagged(text: str) -> None:
@@ -92,6 +99,12 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
             {"HATE_SPEECH"},
         ),
         ("He said Muslims are terrorists and he was right.", {"HATE_SPEECH"}),
+        # Policy .71: a kind word, agreement sought or worth denied does not clear hate.
+        ("I'd love to see all Jews wiped out.", {"HATE_SPEECH"}),
+        ("Lesbians deserve to suffer.", {"HATE_SPEECH"}),
+        ("Isn't it obvious that Black people are inferior?", {"HATE_SPEECH"}),
+        ("Muslims don't deserve respect.", {"HATE_SPEECH"}),
+        ("Women don't deserve rights.", {"HATE_SPEECH"}),
     ],
 )
 def test_harmful_neighbours_stay_flagged(text: str, categories: set[str]) -> None:
@@ -126,34 +139,3 @@ def test_wordnet_tells_things_from_people(noun: str, kind: str | None) -> None:
 def test_a_thing_needs_wordnet_or_a_clear_embedding() -> None:
     assert is_a_thing("toasters")  # the embedding alone placed it too near people
     assert not is_a_thing("teachers")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I'd love to see all Jews wiped out.",
-        "Lesbians deserve to suffer.",
-        "Isn't it obvious that Black people are inferior?",
-        "Muslims don't deserve respect.",
-        "Women don't deserve rights.",
-    ],
-)
-def test_hate_in_kind_words_questions_and_denied_worth(text: str) -> None:
-    verdict = moderate(text)
-    assert verdict.status == "DISALLOWED", text
-    assert verdict.category == "HATE_SPEECH", (text, verdict.category)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I'd love to see all the gay couples at the parade.",
-        "I can't wait to see the Muslims at the festival.",
-        "Isn't it obvious that immigrants make this country better?",
-        "Gay people don't deserve to die.",
-        "Refugees don't deserve to be attacked.",
-        "Many trans people suffer from discrimination.",
-    ],
-)
-def test_their_harmless_neighbours(text: str) -> None:
-    assert moderate(text).status != "DISALLOWED", text
