@@ -9,9 +9,10 @@ use, copying and redistribution with its notice: moderation/training/README.md).
 
 Each single-word noun is written with one letter, what it names in the senses that matter:
 
-- `P`, a person or a group of people: one of its senses attested in WordNet's tagged corpus
-  (the first `tagsense_cnt` senses) is in `noun.person` or `noun.group`, or it has no thing
-  sense at all and one of its senses is a person ("teacher", "driver", "alien");
+- `P`, a person or a group of people: a person sense is attested in WordNet's tagged corpus
+  (among the first `tagsense_cnt` senses of any word of its synset: "neighbour" through
+  "neighbor"), or its first sense is a group ("couple", "gang"), or it has no thing
+  sense at all and a person or group sense ("teacher", "driver", "alien");
 - `T`, a thing: it has a sense among animals, artifacts, food, natural objects, plants,
   substances and phenomena, and no attested person or group sense ("toaster", "printer",
   "cucumber", "rat"; a noun's figurative sense for a despised person is read by the lexicons,
@@ -29,7 +30,8 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "engine" / "artifacts" / "nouns.txt.gz"
 # WordNet's lexicographer files (lexnames): 14 noun.group, 18 noun.person.
-PEOPLE = frozenset({14, 18})
+GROUP, PERSON = 14, 18
+PEOPLE = frozenset({GROUP, PERSON})
 # 05 animal, 06 artifact, 13 food, 17 object, 19 phenomenon, 20 plant, 27 substance.
 THINGS = frozenset({5, 6, 13, 17, 19, 20, 27})
 
@@ -47,24 +49,33 @@ def lexfiles(data_noun: Path) -> dict[str, int]:
 
 
 def classify(index_noun: Path, files: dict[str, int]) -> dict[str, str]:
-    out: dict[str, str] = {}
+    rows: list[tuple[str, list[str], int]] = []
     with index_noun.open(encoding="latin-1") as lines:
         for line in lines:
             if line.startswith(" "):
                 continue
             fields = line.split()
-            lemma = fields[0]
-            if not lemma.isalpha() or not lemma.islower():
-                continue  # phrases ("teddy_bear"), names ("Paris") and abbreviations
             synset_cnt, p_cnt = int(fields[2]), int(fields[3])
             tagged = int(fields[5 + p_cnt])
-            senses = [files[o] for o in fields[6 + p_cnt : 6 + p_cnt + synset_cnt]]
-            attested_person = any(f in PEOPLE for f in senses[:tagged])
-            has_thing = any(f in THINGS for f in senses)
-            if attested_person or (not has_thing and any(f in PEOPLE for f in senses)):
-                out[lemma] = "P"
-            elif has_thing:
-                out[lemma] = "T"
+            rows.append((fields[0], fields[6 + p_cnt : 6 + p_cnt + synset_cnt], tagged))
+    # A sense is attested when any of its synset's words was tagged with it ("neighbour" is
+    # never tagged, but "neighbor", in the same person synset, is).
+    attested = {offset for _, offsets, tagged in rows for offset in offsets[:tagged]}
+    out: dict[str, str] = {}
+    for lemma, offsets, _ in rows:
+        if not lemma.isalpha() or not lemma.islower():
+            continue  # phrases ("teddy_bear"), names ("Paris") and abbreviations
+        people = [o for o in offsets if files[o] in PEOPLE]
+        has_thing = any(files[o] in THINGS for o in offsets)
+        persons = [o for o in people if files[o] == PERSON]
+        if (
+            any(o in attested for o in persons)
+            or files[offsets[0]] == GROUP
+            or (people and not has_thing)
+        ):
+            out[lemma] = "P"
+        elif has_thing:
+            out[lemma] = "T"
     return out
 
 

@@ -21,6 +21,10 @@ DATA = """\
 00000007 18 n 01 driver 0 000 | the operator of a vehicle
 00000008 09 n 01 idea 0 000 | a thought
 00000009 06 n 01 teddy_bear 0 000 | a toy
+00000010 18 n 02 neighbor 0 neighbour 0 000 | a person who lives nearby
+00000011 17 n 01 neighbor 0 000 | a nearby object of the same kind
+00000012 14 n 01 couple 0 000 | a pair of people
+00000013 06 n 01 couple 0 000 | a mechanical coupling
 """
 # index.noun: lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offsets...
 INDEX = """\
@@ -31,6 +35,9 @@ rat n 2 1 @ 2 1 00000004 00000005
 driver n 2 1 @ 2 1 00000007 00000006
 idea n 1 1 @ 1 1 00000008
 teddy_bear n 1 1 @ 1 0 00000009
+neighbor n 2 1 @ 2 1 00000010 00000011
+neighbour n 2 1 @ 2 0 00000010 00000011
+couple n 2 1 @ 2 0 00000012 00000013
 """
 
 
@@ -43,6 +50,9 @@ def test_a_noun_is_a_person_when_an_attested_sense_is_one(tmp_path: Path) -> Non
         "toaster": "T",  # its person sense was never attested in the tagged corpus
         "rat": "T",  # its attested sense is the animal; the insult is the lexicons' job
         "driver": "P",  # the attested sense is the person, though a golf club is one too
+        "neighbor": "P",
+        "neighbour": "P",  # never tagged itself; "neighbor", in the same synset, is
+        "couple": "P",  # its first sense is a group of people
     }  # "idea" names neither; phrases ("teddy_bear") are left out
 
 
