@@ -238,8 +238,6 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"interview|presentation|song|set|solo|performance|level|round|match|game)\b)",
             r"ace \g<task>",
         ),
-        # Going somewhere, idiomatically: "hit the gym", "hit the road", "hit the books", "hit
-        # the sack", "hit the ground running".
         # Getting in touch: "hit me up", "I'll hit you up later", "I'll hit you back tomorrow".
         (r"\bhit(?:s|ting)? (?:me|you|u|ya|him|her|them|us) up\b", "get in touch with"),
         (
@@ -247,6 +245,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"soon|asap|when|after|in a|on|next|with)\b)",
             "reply to",
         ),
+        # Going somewhere, idiomatically: "hit the gym", "hit the road", "hit the books", "hit
+        # the sack", "hit the ground running".
         (r"\bhit(?:s|ting)?\s+the\s+(?:sack|hay)\b", "go to bed"),
         (
             r"\bhit(?:s|ting)?\s+the\s+(?P<place>gym|road|books|shops|stores|mall|beach|slopes|"
@@ -492,6 +492,11 @@ NEGATION = re.compile(
 USE_ON = r"use (?:it|this|that|them|one) on"
 # "No less disgusting than": a comparison that asserts (not "no less human than").
 NO_LESS_THAN = r"no less (?!(?:human|worthy|deserving|valuable|important|capable|smart)\b)\w+ than"
+# Harm that "doesn't deserve" denies rather than asserts: "gay people don't deserve to die".
+UNDESERVED_HARM = (
+    r"to (?:die|suffer|be (?:hurt|attacked|beaten|killed|harassed|bullied|mistreated|abused|"
+    r"hated|treated (?:like|that|this)))"
+)
 _HOSTILE = re.compile(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
@@ -522,9 +527,8 @@ _HOSTILE = re.compile(
     rf"harass\w*|threaten\w*|murder\w*|rape\w*|{USE_ON} (?:anyone|anybody|someone|somebody|"
     r"people|others)|"
     r"abomination|unnatural|sin|sinful|degenerate\w*|not (?:welcome|human|people|wanted|"
-    r"normal|real (?:men|women))|don'?t deserve(?! to (?:die|suffer|be (?:hurt|attacked|beaten|"
-    r"killed|harassed|bullied|mistreated|abused|hated)))|(?:shouldn'?t|should not|must not|"
-    r"mustn'?t) "
+    rf"normal|real (?:men|women))|don'?t deserve(?! {UNDESERVED_HARM})|(?:shouldn'?t|should not|"
+    r"must not|mustn'?t) "
     r"(?:be allowed|exist|have|live|vote)|"
     r"get out|go home|leave (?:our|my|this) country)\b"
 )
@@ -554,9 +558,8 @@ _SUPPORT = re.compile(
     r"an illness|a mental illness|unnatural|shameful)|(?:okay|ok|fine|normal|natural|alright|"
     r"all right) to be|"
     # Harm said to be undeserved: "gay people don't deserve to die", "no one deserves this".
-    r"(?:don'?t|do not|doesn'?t|does not|never) deserve (?:to (?:die|suffer|be (?:hurt|attacked|"
-    r"beaten|killed|harassed|bullied|mistreated|abused|hated|treated (?:like|that|this))|live in "
-    r"fear)|this|that|hate|violence|abuse)|"
+    rf"(?:don'?t|do not|doesn'?t|does not|never) deserve (?:{UNDESERVED_HARM}|to live in fear|"
+    r"this|that|hate|violence|abuse)|"
     # Hostility denied in so many words: "I have nothing against gay people".
     r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
     r"no hate (?:for|towards?)|"
@@ -1021,14 +1024,16 @@ _BEDTIME = re.compile(
     r"got to|gotta|must)\s+(?:go to |get (?:some )?|catch (?:some )?|take a )?(?:bed|sleep|"
     r"nap|shut-?eye|zzz?s?|crash)\b"
 )
-_NOT_WAKING = re.compile(
-    r"\b(?:forever|for ever|for good|permanently|eternal\w*|never|not wake|won'?t wake|"
+# Not waking, goodbyes, the means at hand and despair: what turns going to bed into a farewell.
+_FAREWELL = (
+    r"forever|for ever|for good|permanently|eternal\w*|never|not wake|won'?t wake|"
     r"don'?t wake|wake up again|last|final|goodbye|good-?bye|bye forever|farewell|sorry|"
     r"forgive|anymore|any more|pills?|tablets?|meds|medications?|medicines?|bottle|overdose|"
-    r"rope|end it|end this|die|dying|dead|"
-    r"death|suicid\w*|kill|gone|miss me|remember me|love you all|take care of|no point|"
-    r"nothing left|tired of|can'?t (?:go on|do this|take)|hopeless)\b"
+    r"rope|end it|end this|die|dying|dead|death|suicid\w*|kill|gone|miss me|remember me|"
+    r"love you all|take care of|no point|nothing left|tired of|can'?t (?:go on|do this|take)|"
+    r"hopeless"
 )
+_NOT_WAKING = re.compile(rf"\b(?:{_FAREWELL})\b")
 
 
 def bedtime(sentence: str) -> bool:
@@ -1036,10 +1041,11 @@ def bedtime(sentence: str) -> bool:
     return bool(_BEDTIME.search(sentence)) and not _NOT_WAKING.search(sentence)
 
 
-# The words self-harm is spoken in: death and ending, the ways it is done, the body hurt or
-# starved, despair, goodbyes and being gone.
+# The words self-harm is spoken in: the farewell words above, death and ending, the ways it is
+# done, the body hurt or starved, despair and being gone.
 _SELF_HARM_FIELD = re.compile(
-    r"\b(?:die|dies|died|dying|dead|death|deaths|suicid\w*|kill\w*|murder\w*|end(?:ed|ing|s)? "
+    rf"\b(?:{_FAREWELL}|"
+    r"die|dies|died|dying|dead|death|deaths|suicid\w*|kill\w*|murder\w*|end(?:ed|ing|s)? "
     r"(?:it|it all|my life|things|this|everything|myself)|life|lives|live|living|alive|exist\w*|"
     r"wake|waking|woke|sleep forever|gone|disappear\w*|vanish\w*|never come back|better off|"
     r"without me|burden|goodbyes?|good-?bye|bye|farewell|last|final|note|letters?|miss me|"
@@ -1189,18 +1195,20 @@ _ASKS_WHY_WRONGED = re.compile(
 )
 
 
+def _asked_without_contempt(question: re.Pattern[str], sentence: str) -> bool:
+    return bool(question.search(sentence)) and not (
+        holds_contempt(sentence) or _HOSTILE.search(sentence)
+    )
+
+
 def asks_what_the_rules_allow(sentence: str) -> bool:
     """A question of fact about a group's rights, with no word of contempt in it."""
-    if not _ASKS_WHAT_THE_RULES_ALLOW.search(sentence):
-        return False
-    return not (holds_contempt(sentence) or _HOSTILE.search(sentence))
+    return _asked_without_contempt(_ASKS_WHAT_THE_RULES_ALLOW, sentence)
 
 
 def asks_why_wronged(sentence: str) -> bool:
     """A question of why a group is wronged, with no word of contempt in it."""
-    if not _ASKS_WHY_WRONGED.search(sentence):
-        return False
-    return not (holds_contempt(sentence) or _HOSTILE.search(sentence))
+    return _asked_without_contempt(_ASKS_WHY_WRONGED, sentence)
 
 
 # A wrong approved of: "because they deserved it", "serves them right", "good riddance".

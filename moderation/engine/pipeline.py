@@ -255,22 +255,33 @@ _INTENSIFIER = re.compile(
 )
 
 
-# Learned flags cleared when every sentence that carries them reads so.
-_CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
+def _never(_text: str) -> bool:
+    return False
+
+
+# Learned flags cleared when every sentence that carries them reads so, unless the whole text
+# says what the third callable looks for.
+_CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str], bool]], ...] = (
     # "Why can't gay people time travel?": what no one can do, asked of a group.
-    (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can),
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can, _never),
     # "Is it true that gay people can't donate blood?": a question of fact about the rules.
-    (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow),
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow, _never),
+    # "Why are women paid less than men?": why a group is wronged, asked, and nowhere called
+    # deserved.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_why_wronged, context.approves_a_wrong),
     # "I'll kill you if you eat my leftovers lol": violent words over a trifle, with a laugh.
-    (("VIOLENCE", "HARASSMENT"), context.jocular),
+    (("VIOLENCE", "HARASSMENT"), context.jocular, _never),
     # "People who litter are scum": abuse of what people do, aimed at no one.
-    (("HARASSMENT",), context.abuses_a_kind_of_conduct),
+    (("HARASSMENT",), context.abuses_a_kind_of_conduct, _never),
     # "This printer is a useless piece of garbage": abuse of a thing, aimed at no one.
-    (("HARASSMENT",), context.abuses_a_thing),
+    (("HARASSMENT",), context.abuses_a_thing, _never),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
-    (("VIOLENCE",), context.only_self_directed),
+    (("VIOLENCE",), context.only_self_directed, _never),
     # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
-    (("SELF_HARM",), context.accidental_injury),
+    (("SELF_HARM",), context.accidental_injury, _never),
+    # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text speaks
+    # anywhere of not waking, of a goodbye or of despair.
+    (("SELF_HARM",), context.bedtime, context.not_waking),
 )
 
 
@@ -465,29 +476,16 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             # people to aim at; a group word said of things names none.
             flags.pop("HATE_SPEECH", None)
             flags.pop("HARASSMENT", None)
-        for categories, clears in _CLEARED_WHEN:
+        for categories, clears, unless in _CLEARED_WHEN:
             for category in [c for c in categories if c in flags]:
-                if all(clears(c) for c in parts.carriers(category, True, thresholds)):
+                if not unless(normalized) and all(
+                    clears(c) for c in parts.carriers(category, True, thresholds)
+                ):
                     flags.pop(category)
-        for category in [c for c in ("HATE_SPEECH", "HARASSMENT") if c in flags]:
-            # "Why are women paid less than men?": why a group is wronged, asked, and nowhere
-            # called deserved.
-            if not context.approves_a_wrong(normalized) and all(
-                context.asks_why_wronged(c) for c in parts.carriers(category, True, thresholds)
-            ):
-                flags.pop(category)
         if "SELF_HARM" in flags and context.only_an_everyday_plan(normalized):
             # "I'm going to quit my job tomorrow": a short plan with no word of death, of a way
             # to die, of the body hurt or of despair; the learned tier read the form of a plan
             # ("I'm going to ... tonight"), not self-harm.
-            flags.pop("SELF_HARM")
-        if (
-            "SELF_HARM" in flags
-            and not context.not_waking(normalized)
-            and all(context.bedtime(c) for c in parts.carriers("SELF_HARM", True, thresholds))
-        ):
-            # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text
-            # speaks anywhere of not waking, of a goodbye or of despair.
             flags.pop("SELF_HARM")
 
     for finding in findings:

@@ -591,6 +591,11 @@ _VIOLENT_PARTICIPLE = (
     r"massacred|butchered|drowned|castrated|raped|wiped out|put down|culled|eliminated|"
     r"strung up|beheaded|rounded up|put (?:in|into) camps|thrown in camps)"
 )
+# Worth denied: "(they) don't deserve respect" (not "don't deserve to be hurt").
+_WORTH_DENIED = (
+    r"(?:don'?t|do not|doesn'?t|does not|never) deserve (?:any )?(?:respect|rights|human rights|"
+    r"dignity|to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b"
+)
 _HATE_STATEMENT = re.compile(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
@@ -600,8 +605,7 @@ _HATE_STATEMENT = re.compile(
     rf"be exterminated|be gassed|be deported|burn|hang|be wiped out|be shot|go back|not exist|"
     rf"be sterili[sz]ed)|"
     # Worth denied to a group: "Muslims don't deserve respect".
-    rf"{_GROUP}\s+(?:don'?t|do not|never) deserve (?:any )?(?:respect|rights|human rights|dignity|"
-    rf"to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b|"
+    rf"{_GROUP}\s+{_WORTH_DENIED}|"
     # A group's end wished to be seen: "I'd love to see all Jews wiped out".
     rf"\b(?:love|like|want|wish|hope|glad|happy|wait|cannot wait|can'?t wait) to see\s+"
     rf"(?:all\s+|every\s+)?(?:the\s+|these\s+|those\s+)?{_GROUP}\s+(?:\w+\s+)?(?:wiped out|die|"
@@ -677,8 +681,7 @@ _ASSERTING_NEGATION = re.compile(
     r"actually\s+)?(?:that|so|all that)\s+bad\b|"
     rf"\b{_DONT_BELONG}|\b(?:didn'?t|did not|never) go far enough\b|"
     # Worth denied: "they don't deserve respect" (not "don't deserve to be hurt").
-    r"\b(?:don'?t|do not|doesn'?t|does not|never) deserve (?:any )?(?:respect|rights|human rights|"
-    r"dignity|to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b|"
+    rf"\b{_WORTH_DENIED}|"
     r"\b(?:not (?:just|only|merely|simply|even|exactly the brightest)|nothing (?:but|more than)|"
     r"no (?:better|smarter|different) than|none other than|"
     rf"(?:never|can'?t|won'?t) (?:stop|cease)|{NO_LESS_THAN}|nothing (?:makes|would make) me "
