@@ -180,6 +180,17 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\g<pre> meatballs",
         ),
         (r"\b(?P<pre>bundles? of) faggots\b", r"\g<pre> sticks"),
+        # A dyke that holds back water: "the sea dyke protects the farmland", "we built a dyke".
+        (
+            r"\b(?:(?P<pre>(?:built|build|building|builds|repair\w*|breach\w*|raise[ds]?|raising|"
+            r"reinforc\w*|along|behind|over|on|top of|atop) (?:an? |the |this |that |our |its )?"
+            r"(?:\w+ )?)dykes?\b|\b(?:sea|river|flood|dutch|stone|earthen|earth|tidal|coastal|"
+            r"canal) dykes?\b|\bdykes?(?= (?:held|holds|broke|breaks|burst|bursts|failed|gave way|"
+            r"was breached|were breached|protects?|protected|along|around|against|keeps? (?:the )?"
+            r"(?:water|sea|river|flood)))"
+            r")",
+            r"\g<pre>embankment",
+        ),
         # Cooking and fishing: kill a lobster, butcher a chicken, beat egg whites, bleed a fish.
         (
             r"\b(?:kill(?:s|ed|ing)?|butcher(?:s|ed|ing)?|bleed(?:s|ing)?|bled|gut(?:s|ted|ting)?|"
@@ -539,7 +550,9 @@ _SUPPORT = re.compile(
     r"supporting|celebrate|celebrating|deserve (?:the same|equal|respect|rights|dignity)|"
     r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
     r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
-    r"belong|included|inclusion|welcome here|stand with|solidarity|ally|allies|"
+    r"belong(?!\s+(?:in (?:the |a )?(?:kitchen|cages?|zoos?|jail|prison|camps?|chains|gutter|"
+    r"trash|hell|ghettos?)|at home|back)\b)|included|inclusion|welcome here|stand with|"
+    r"solidarity|ally|allies|"
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
     r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
@@ -563,6 +576,10 @@ _SUPPORT = re.compile(
     # Hostility denied in so many words: "I have nothing against gay people".
     r"(?:have|got) nothing against|no (?:problem|issue)s? with|(?:don'?t|do not) mind|"
     r"no hate (?:for|towards?)|"
+    # Hardship acknowledged: "trans people have it hard enough", "they have been through enough".
+    r"(?:(?:have|has|had) (?:it )?(?:so |really |pretty )?(?:hard|tough|rough)(?: enough)?|"
+    r"(?:have|has|had) (?:been through|suffered|endured|gone through) (?:so much|enough)|"
+    r"(?:have|has) enough to deal with)(?=(?: already| as it is| these days)?\W*$)|"
     # "Gay people exist.": that a group exists, said and nothing more.
     r"exists?(?=\s*[.!]*\s*$))\b"
 )
@@ -575,7 +592,8 @@ _SPEECH_SUBJECT = (
     r"(?:saying|calling|claiming|writing|posting|to (?:say|call|claim|write|post)|hating|"
     r"attacking|mocking|bullying|insulting|harassing|excluding|discriminating against|"
     r"targeting|using slurs|treating|demoni[sz]ing|dehumani[sz]ing|stereotyping|scapegoating|"
-    r"blaming|persecuting|threatening|beating|hurting|abusing|shaming|ridiculing)\s[^.!?]{1,80}?|"
+    r"blaming|persecuting|threatening|beating|hurting|abusing|shaming|ridiculing|killing|"
+    r"murdering|assaulting|lynching|shooting|deporting)\s[^.!?]{1,80}?|"
     r"(?:the|such|this|that|these|those|your|his|her|their|my) (?:\w+ )?(?:comments?|remarks?|"
     r"statements?|claims?|ideas?|views?|opinions?|words?|slurs?|terms?|language|rhetoric|posts?|"
     r"tweets?|messages?|jokes?|stereotypes?|lies?|talk|speech|attitudes?|behaviou?r|signs?|"
@@ -595,9 +613,49 @@ _BIGOTED = (
     r"(?:hurtful|harmful|racist|hateful|offensive|bigoted|antisemitic|anti-semitic|islamophobic|"
     r"homophobic|transphobic|sexist|misogynistic|misogynist|xenophobic|ableist|dehumani[sz]ing)"
 )
+# What the holder of a bigoted belief is told to do.
+_LEARN = (
+    r"(?:educate (?:yourself|themselves|himself|herself)|grow up|read (?:a book|more|up)|"
+    r"learn|get out more|open (?:your|their|his|her) eyes|check (?:your|their) privilege|"
+    r"do better|get (?:a grip|help|educated)|think again|be ashamed)"
+)
+# Mistreating people, said of those who do it: "(people who) are mean to", "spit on".
+_MISTREAT = (
+    r"(?:(?:are|is|get|act|were|being) (?:so |really )?(?:mean|cruel|rude|nasty|unkind|violent|"
+    r"abusive|hostile|racist|sexist|homophobic|transphobic|bigoted) (?:to|towards?|about)|"
+    r"(?:spit|spits|spat|attack|attacks|bully|bullies|mock|mocks|harass|harasses|insult|insults|"
+    r"abuse|abuses|beat up|beats up|hurt|hurts|threaten|threatens|pick on|picks on|"
+    r"make fun of|makes fun of|laugh at|laughs at|yell at|yells at|discriminate against|"
+    r"discriminates against)\b(?: on)?)"
+)
+# A hostile belief whose holder is told off: "if you think trans people are mentally ill, you
+# need to educate yourself", "anyone who thinks gay people are sick needs to grow up". Only a
+# belief with a hostile word in it: "anyone who thinks women are equal needs to grow up" is no
+# counter-speech.
+_BELIEF_TOLD_OFF = re.compile(
+    rf"(?:\bif you|\b(?:anyone|anybody|everyone|people|those|whoever|someone)(?: who| that)?)"
+    rf"\s+(?:still )?(?:call|calls|think|thinks|say|says|believe|believes|claim|claims)\b"
+    rf"(?P<belief>[^.!?]{{1,80}}?)(?:,\s*|\s+)(?:you\s+)?(?:(?:really |seriously )?(?:need|needs|"
+    rf"have|has|ought|should) to {_LEARN}|(?:is|are|'re) (?:(?:so|just|simply|clearly|plain) )?"
+    rf"(?:ignorant|wrong|a bigot|bigots|a racist|racists|the problem|part of the problem|"
+    rf"misinformed|deluded|a fool|fools|an idiot|idiots))\b"
+)
+
+
+def _belief_told_off(sentence: str) -> bool:
+    m = _BELIEF_TOLD_OFF.search(sentence)
+    return bool(
+        m
+        and (_HOSTILE.search(m.group("belief")) or _VICE.search(m.group("belief")))
+        and not _turns_hostile(sentence, m.end())
+        and not _HOSTILE.search(sentence, m.end())
+    )
+
+
 _COUNTER = re.compile(
     rf"(?:{_SPEECH_SUBJECT}\s*(?:'s|is|are|was|were)\s+(?:(?:so|really|just|very|deeply|"
-    rf"completely|totally|utterly|absolutely|plain|simply|both)\s+)?{_CONDEMNED}\b|"
+    rf"completely|totally|utterly|absolutely|plain|simply|both|pure|blatant|blatantly|outright|"
+    rf"obviously|clearly|straight-up|straight up)\s+)?{_CONDEMNED}\b|"
     rf"\b(?:that'?s|it'?s) {_CONDEMNED}\b|"
     # A claim reported and refuted at once: "some claim that ..., which is absurd".
     rf"\bwhich (?:is|was) (?:(?:so|just|plainly|simply|utterly|completely) )?{_CONDEMNED}\b|"
@@ -606,6 +664,14 @@ _COUNTER = re.compile(
     rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
     rf"mean|hurtful|ignorant|out of line)|a bully|never (?:met|known|talked to|spoken to|"
     rf"worked with|lived (?:with|next to)))\b|"
+    # Tired of hearing a claim: "I'm sick of hearing that disabled people are a burden".
+    r"\b(?:sick|tired) (?:and tired )?of (?:hearing|reading|people (?:saying|claiming|"
+    r"pretending)|being told) that\b|"
+    # Hostility at those who mistreat people: "I hate it when people are mean to gay couples",
+    # "I despise people who spit on Muslim women".
+    rf"\b(?:hate|hates|despise|despises|loathe|loathes|detest|detests|can'?t stand|cannot stand|"
+    rf"sick of|tired of) (?:it )?(?:when )?(?:people|those|anyone|someone|others|racists|"
+    rf"bigots|bullies|men|guys) (?:who |that )?{_MISTREAT}|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
     rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
     rf"dog whistles?)\b|"
@@ -1195,6 +1261,18 @@ _ASKS_WHY_WRONGED = re.compile(
 )
 
 
+# Why a good thing is withheld from a group: "why aren't disabled people treated as equals?",
+# "how come women don't get paid the same?".
+_ASKS_WHY_WITHHELD = re.compile(
+    r"^\W*(?:why|how come) (?:\w+ ){0,4}?(?:aren'?t|isn'?t|weren'?t|wasn'?t|don'?t|doesn'?t|"
+    r"didn'?t|can'?t|won'?t|are not|is not|do not|does not|cannot)\b[^?]{0,60}?\b(?:treated "
+    r"(?:as equals|equally|fairly|with (?:respect|dignity)|the same|like everyone else)|"
+    r"(?:get |getting |being )?paid (?:the same|equally|fairly)|given (?:the same|equal|a fair)|"
+    r"(?:get|have|getting|having) (?:the same|equal) (?:rights|pay|chances|opportunities)|"
+    r"represented|protected|included|respected|accepted|welcomed?|safe|equal)\b[^?]*\?\s*$"
+)
+
+
 def _asked_without_contempt(question: re.Pattern[str], sentence: str) -> bool:
     return bool(question.search(sentence)) and not (
         holds_contempt(sentence) or _HOSTILE.search(sentence)
@@ -1207,8 +1285,11 @@ def asks_what_the_rules_allow(sentence: str) -> bool:
 
 
 def asks_why_wronged(sentence: str) -> bool:
-    """A question of why a group is wronged, with no word of contempt in it."""
-    return _asked_without_contempt(_ASKS_WHY_WRONGED, sentence)
+    """A question of why a group is wronged, or denied what others have, with no word of
+    contempt in it."""
+    return _asked_without_contempt(_ASKS_WHY_WRONGED, sentence) or _asked_without_contempt(
+        _ASKS_WHY_WITHHELD, sentence
+    )
 
 
 # A wrong approved of: "because they deserved it", "serves them right", "good riddance".
@@ -1266,9 +1347,69 @@ _PLAIN_PRAISE = re.compile(
 )
 
 
+# A yes/no question opened by a negative auxiliary asks for agreement with its positive:
+# "Aren't immigrants just criminals?" says they are, "Isn't killing gay people wrong?" that it is.
+_NEGATIVE_QUESTION = re.compile(
+    r"^(?P<lead>\W*)(?P<aux>aren'?t|isn'?t|don'?t|doesn'?t|didn'?t|wasn'?t|weren'?t|won'?t|"
+    r"wouldn'?t|shouldn'?t|can'?t|couldn'?t|ain'?t|haven'?t|hasn'?t)\b(?=[^.!?]*\?\W*$)"
+)
+_POSITIVE_AUX = {
+    "arent": "are", "isnt": "is", "dont": "do", "doesnt": "does", "didnt": "did", "wasnt": "was",
+    "werent": "were", "wont": "will", "wouldnt": "would", "shouldnt": "should", "cant": "can",
+    "couldnt": "could", "aint": "is", "havent": "have", "hasnt": "has",
+}  # fmt: skip
+
+
+# A sentence that only calls what came before it false: "That's a lie and you know it.", "It's
+# just not true.", "Total nonsense."
+_REFUTATION = re.compile(
+    r"^\W*(?:(?:that|this|it|which)(?:'?s| is| was)\s+(?:(?:just|simply|completely|totally|"
+    r"absolutely|utterly|plain|so|such)\s+){0,2}(?:wrong|racist|sexist|homophobic|transphobic|"
+    r"bigoted|hateful)\b|(?:(?:that|this|it|which)(?:'?s| is| was)\s+|and\s+)?(?:(?:just|simply|"
+    r"completely|totally|absolutely|utterly|plain|so|such|a|an|total|complete|utter|an absolute)"
+    r"\s+){0,3}(?:not true|untrue|false|a lie|lies|a myth|nonsense|bullshit|rubbish|garbage|"
+    r"a (?:racist |sexist |tired |lazy |harmful )?(?:stereotype|trope)|baloney|a load of "
+    r"(?:rubbish|nonsense|crap))\b)"
+    r"(?:(?:,| and)\s+(?:you|we|everyone|everybody) (?:know|knows) it)?[.!\s]*$"
+)
+
+
+def refutes(sentence: str) -> bool:
+    """The sentence calls what was said false, and nothing more."""
+    return bool(_REFUTATION.match(sentence.strip()))
+
+
+def mask_negative_question(sentence: str) -> str:
+    """The sentence with the negative auxiliary of a yes/no question blanked (same length):
+    "aren't gay people just perverts?" denies nothing."""
+    m = _NEGATIVE_QUESTION.match(sentence)
+    if m is None:
+        return sentence
+    return sentence[: m.start("aux")] + " " * len(m.group("aux")) + sentence[m.end() :]
+
+
+def asserted(sentence: str) -> str:
+    """The sentence, with a negative yes/no question made the positive one it asserts."""
+    m = _NEGATIVE_QUESTION.match(sentence)
+    if m is None:
+        return sentence
+    positive = _POSITIVE_AUX[m.group("aux").replace("'", "")]
+    rest = sentence[m.end() :]
+    # "Isn't it wrong to say ...?" asserts "it is wrong to say ...".
+    subject = re.match(r"\s+(it|that|this|there)\b", rest)
+    if subject:
+        return f"{m.group('lead')}{subject.group(1)} {positive}{rest[subject.end() :]}"
+    # "Isn't killing gay people wrong?" asserts "killing gay people is wrong".
+    judged = re.match(rf"\s+(.+?)\s+({_CONDEMNED})(\W*)$", rest)
+    if judged and positive in ("is", "are", "was", "were"):
+        return f"{m.group('lead')}{judged.group(1)} {positive} {judged.group(2)}{judged.group(3)}"
+    return m.group("lead") + positive + rest
+
+
 def supportive(sentence: str) -> bool:
     """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
     word outside a negation or a quote."""
+    sentence = asserted(sentence)
     unquoted = without_quotes(sentence)
     if counter_speech(sentence) or (
         _ASKS_WHY_PEOPLE.search(unquoted) and unquoted.rstrip().endswith("?")
@@ -1386,11 +1527,32 @@ _TURN = re.compile(_TURN_WORDS)
 def counter_speech(sentence: str) -> bool:
     """The sentence argues against hostility, and does not turn to it afterwards ("I don't
     hate anyone, but gays are vermin" denies nothing it goes on to say)."""
-    return any(
+    return _belief_told_off(sentence) or any(
         _said_of_speech(sentence, m)
+        and not _good_called_false(m.group(0))
         and not _turns_hostile(sentence, m.end())
         and not _CONCEDED.search(sentence, m.end())
         for m in _COUNTER.finditer(sentence)
+    )
+
+
+# A claim called false that speaks well of people: "saying gay people are normal is nonsense"
+# refutes no hostility.
+_CALLED_FALSE = re.compile(
+    r"\b(?:bullshit|nonsense|false|a lie|lies|absurd|ridiculous|untrue|baseless|debunked|"
+    r"rubbish|propaganda)\W*$"
+)
+_GOOD_SAID = re.compile(
+    r"\b(?:normal|natural|equal|equals|human|humans|people too|valid|fine|okay|ok|good|smart|"
+    r"capable|decent|innocent|peaceful|harmless|welcome)\b"
+)
+
+
+def _good_called_false(counter: str) -> bool:
+    return bool(
+        _CALLED_FALSE.search(counter)
+        and (_GOOD_SAID.search(counter) or _SUPPORT.search(counter))
+        and not (_HOSTILE.search(counter) or _VICE.search(counter))
     )
 
 

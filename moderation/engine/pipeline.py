@@ -214,6 +214,15 @@ class _Sentences:
         found = [s for s in self.raw if self.fires(s, category, learned, thresholds)]
         return found or [" ".join(self.raw)]
 
+    def refuted_next(self, sentence: str) -> bool:
+        """The sentence right after this one calls it false and says nothing else ("Immigrants
+        are lazy? That's a lie.")."""
+        try:
+            at = self.raw.index(sentence)
+        except ValueError:
+            return False
+        return at + 1 < len(self.raw) and context.refutes(self.raw[at + 1])
+
     def rest_fires(
         self, rest: str, category: str, learned: bool, thresholds: dict[str, float]
     ) -> bool:
@@ -463,7 +472,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         for category in [c for c in flags if c in _STANCE_CATEGORIES]:
             carriers = parts.carriers(category, True, thresholds)
             if all(
-                context.supportive(c) or (category == "HARASSMENT" and rules.denies_insults(c))
+                context.supportive(c)
+                or (category == "HATE_SPEECH" and parts.refuted_next(c))
+                or (category == "HARASSMENT" and rules.denies_insults(c))
                 for c in carriers
             ):
                 flags.pop(category)
@@ -534,7 +545,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             and not (category == "HATE_SPEECH" and context.endorses(normalized))
         )
         countered = category in ("HATE_SPEECH", "HARASSMENT") and all(
-            context.counter_speech(c) for c in carriers
+            context.counter_speech(c) or (category == "HATE_SPEECH" and parts.refuted_next(c))
+            for c in carriers
         )
         # Framing (news, fiction, teaching, jokes) counts only where the flag is: a word such
         # as "reports" or "lol" elsewhere in the text frames nothing.

@@ -33,6 +33,7 @@ from .context import (
     denies_self_harm,
     is_a_thing,
     jocular,
+    mask_negative_question,
     negated_before,
     sentences,
     supportive,
@@ -628,6 +629,13 @@ _HATE_STATEMENT = re.compile(
     rf"happier|great|a (?:better )?(?:place|paradise))(?: off| place)? (?:without|with no|once "
     rf"(?:we|they) (?:get|got) rid of) {_WHOLE}(?:any\s+)?(?:more\s+)?{_GROUP}|"
     rf"\bi wish (?:there were|we had) no (?:more )?{_GROUP}|"
+    # "Wouldn't it be great if all Jews vanished?", "it'd be nice if immigrants just left".
+    rf"\b(?:would(?:n'?t)?|'d|will|'ll) (?:it )?be (?:so |really |just )?(?:better|nicer|safer|"
+    rf"great|nice|good|wonderful|amazing|lovely|awesome|a relief|fantastic|perfect) if "
+    rf"{_WHOLE}{_GROUP}\s+(?:all\s+|just\s+)?(?:were |was |got |would |could )?(?:all\s+|just\s+)?"
+    rf"(?:vanished|vanish|disappeared|disappear|died|die|dead|gone|wiped out|dropped dead|"
+    rf"went away|deported|never existed|didn'?t exist|stopped existing|ceased to exist|"
+    rf"exterminated|killed)\b|"
     rf"{_GROUP}[- ]free (?:world|country|nation|town|city|europe|america|society|school|street|"
     rf"neighbou?rhood)\b|"
     # Harm to a group enjoyed: "I love it when gay people suffer", "nothing makes me happier
@@ -635,7 +643,9 @@ _HATE_STATEMENT = re.compile(
     rf"\b(?:(?:love|enjoy|like|adore|live for|relish|delight in)(?: it)? (?:when|watching|"
     rf"seeing|to see|to watch|hearing(?: about)?) |(?:makes? me (?:so )?(?:happy|glad)|makes? "
     rf"my day|nothing makes me (?:happier|smile more)|i'?m (?:so )?(?:happy|glad)|i am (?:so )?"
-    rf"(?:happy|glad)) (?:than |when |to see |seeing |that )?(?:seeing |watching )?)"
+    rf"(?:happy|glad)|(?:it'?s|it is|isn'?t it|is it) (?:so |really |just )?(?:great|good|"
+    rf"wonderful|nice|awesome|amazing|fantastic|lovely|brilliant)) (?:than |when |to see |"
+    rf"seeing |that )?(?:seeing |watching )?)"
     rf"{_WHOLE}{_GROUP} (?:\w+ ){{0,2}}?{_GROUP_HARMED}|"
     # Who someone is, condemned: "it's wrong to be gay", "being trans is a mental illness".
     rf"\b(?:it'?s|it is|it was)\s+(?:\w+\s+)?{_CONDEMNED_TRAIT}\s+to be\s+(?:a\s+|an\s+)?"
@@ -702,8 +712,10 @@ def _asserted(sentence: str, match: re.Match[str]) -> bool:
     ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
     if _QUESTIONED_BELIEF.search(sentence[: match.start()]):
         return False
+    # "Wouldn't it be great if all Jews vanished?" asks agreement; it denies nothing.
+    sentence = mask_negative_question(sentence)
     before = _ASSERTING_NEGATION.sub(" ", sentence[: match.start()])
-    said = _ASSERTING_NEGATION.sub(" ", match.group(0))
+    said = _ASSERTING_NEGATION.sub(" ", sentence[match.start() : match.end()])
     return not (NEGATION.search(said) or negated_before(before, len(before)))
 
 
@@ -1113,6 +1125,43 @@ _MASS_ATTACK = re.compile(
     rf"drive (?:a|my) (?:truck|car|van) into|open fire (?:at|on|in)|kill everyone (?:at|in))\s+"
     rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b"
 )
+# A weapon brought or made ready for a crowded place, with menace: "I'm bringing my rifle to
+# the office tomorrow, they'll all pay", "I know which route to take and I have my guns ready".
+_ARMED_FOR = re.compile(
+    rf"(?:{_I_WILL}|i'?m |i am )?(?:bring|bringing|take|taking|carry|carrying)\s+(?:my |a |the "
+    rf"|dad'?s |\w+ ){{0,2}}(?:guns?|rifles?|ar-?15s?|ak-?47s?|shotguns?|pistols?|handguns?|"
+    rf"glocks?|weapons?|bombs?|explosives?)\s+(?:to|into|in)\s+(?:the |my |our |this |that )?"
+    rf"(?:\w+\s+)?{_MASS_TARGET}\b"
+)
+_WEAPON_READY = re.compile(
+    r"\b(?:have|got|'ve got|packed|loaded|ready)\s+(?:my |the |all my |our )?(?:guns?|rifles?|"
+    r"ar-?15s?|shotguns?|pistols?|weapons?|ammo|bombs?|explosives?)\s+(?:ready|loaded|packed|"
+    r"prepared|all set|set)\b"
+)
+_MENACE = re.compile(
+    r"\b(?:they|you|everyone|everybody|all of (?:them|you))(?:'ll| will| are going to| are "
+    r"gonna)? (?:all )?(?:pay|regret|be sorry|get what'?s coming)\b|"
+    r"\b(?:make|making) (?:them|you|everyone|everybody) (?:all )?pay\b|\blast day\b|"
+    r"\bwon'?t (?:forget|laugh|bully)\b|\bnobody will (?:laugh|bully|mock|ignore)\b|"
+    r"\bit ends (?:today|tomorrow|tonight|here)\b"
+)
+
+
+def _armed_attack(sentence: str) -> bool:
+    """A weapon brought to a crowded place with menace, or made ready with a target named."""
+    if _SPORTING.search(sentence):
+        return False
+    if _ARMED_FOR.search(sentence) and _MENACE.search(sentence):
+        return True
+    return bool(_WEAPON_READY.search(sentence) and re.search(rf"\b{_MASS_TARGET}\b", sentence))
+
+
+_SPORTING = re.compile(
+    r"\b(?:hunting|hunt|range|season|deer|clay|skeet|trap shooting|competition|match|tournament|"
+    r"repairs?|gunsmith|cleaning|licen[cs]e|permit|safety course)\b"
+)
+
+
 _PLAN_DETAIL = re.compile(
     r"\b(?:tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|"
     r"this weekend|at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|on the \d+|noon|midnight|morning|"
@@ -1178,7 +1227,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     findings: list[Finding] = []
     not_serious = bool(_NOT_SERIOUS.search(normalized)) or jocular(normalized)
     negated = bool(_NEGATED.search(normalized))
-    mass = _MASS_ATTACK.search(normalized)
+    mass = _MASS_ATTACK.search(normalized) or _armed_attack(normalized)
     threat = (
         _THREAT.search(normalized)
         or _GROUP_THREAT.search(normalized)
@@ -1402,7 +1451,30 @@ _VEILED_THREAT = re.compile(
     r"with) (?:an? )?(?:(?:nasty|terrible|little|unfortunate|bad|tragic) )?accident\b|"
     r"\b(?:bat|knife|blade|crowbar|hammer|machete|pipe|brick|tire iron|brass knuckles)\b"
     r"[^.!?]{0,60}?\b(?:for|on|into|across) (?:your|his|her) (?:knees?|kneecaps?|legs?|face|"
-    r"head|skull|teeth|ribs)\b"
+    r"head|skull|teeth|ribs)\b|"
+    # Harm to what someone owns, hinted: "nice car, would be a pity if it caught fire".
+    r"\b(?:shame|pity) if (?:your|it|that|this|the|they|he|she) (?:\w+ ){0,2}?(?:caught fire|"
+    r"burn(?:ed|t) down|went up in flames|got (?:hurt|smashed|torched|burned|burnt)|had an "
+    r"accident|were to burn)\b|"
+    # "I've got a bullet with your name on it", "a grave with your name on it".
+    r"\b(?:got|have|there'?s|saved|saving|keeping|reserved|dug)\s+(?:a |an |one |the )?(?:\w+ )?"
+    r"(?:bullet|round|grave|coffin|body bag|shell|knife|blade) (?:with|that has) your name on "
+    r"it\b|"
+    # Injuries foretold: "you'll be eating through a straw", "picking up your teeth".
+    r"\byou(?:'ll| will| are going to| are gonna|'re going to|'re gonna) be (?:eating through a "
+    r"straw|drinking (?:your meals )?through a straw|picking (?:up )?your teeth|spitting (?:out )?"
+    r"(?:your )?teeth|needing (?:an ambulance|a new face|a dentist))\b"
+)
+
+
+# A dare with the harm unsaid: "keep talking and see what happens", "you'd better hope we never
+# meet in person".
+_DARE = re.compile(
+    r"\b(?:keep (?:talking|it up|pushing|running your mouth)|say (?:that|it) again|one more word|"
+    r"do (?:that|it) again|try me) and (?:you'?ll |just )?(?:see|find out) what happens(?: to "
+    r"you| next)?\s*(?:[.!?]|$)|"
+    r"\byou(?:'d| had) better (?:hope|pray) (?:we|i) never (?:meet|see you|run into you|find you|"
+    r"cross paths)\b"
 )
 
 
@@ -1498,7 +1570,8 @@ def detect_intimidation(normalized: str) -> list[Finding]:
             )
         ]
     exposes = any(_EXPOSE.search(s) for s in said)
-    if exposes or (any(_KNOWS.search(s) for s in said) and _PRESSURE.search(normalized)):
+    dared = any(_DARE.search(s) for s in said)
+    if exposes or dared or (any(_KNOWS.search(s) for s in said) and _PRESSURE.search(normalized)):
         return [
             Finding(
                 "HARASSMENT",
@@ -2076,11 +2149,17 @@ RECOVERY = _RECOVERY = re.compile(
 _HELP_ASKED = re.compile(
     r"\b(?:what (?:should|can|do|could) (?:i|we) (?:do|say)|how (?:can|do|should|could) (?:i|we) "
     r"(?:help|support|talk to|respond to|approach|reach|get help for|keep \w+ safe)|"
-    r"(?:help|support) (?:my|a|her|him|them)\b|worried about (?:my|a|her|him|them)\b)"
+    r"(?:help|support) (?:my|a|her|him|them)\b|worried about (?:my|a|her|him|them)\b|"
+    # The signs to look for: "what are the warning signs that someone is suicidal?"
+    r"(?:what are|what're|how (?:do|can|could) (?:i|we|you) (?:spot|recogni[sz]e|tell|know|see)|"
+    r"(?:list|explain|describe)) (?:the )?(?:early |common )?(?:warning )?signs\b)"
 )
 _SOMEONE_ELSE_AT_RISK = re.compile(
     r"\b(?:herself|himself|themselves|themself|(?:her|his|their) (?:own )?life|"
-    r"(?:she|he|they)(?:'s| is| are|'re) (?:suicidal|self-harming|cutting))\b"
+    r"(?:she|he|they)(?:'s| is| are|'re) (?:suicidal|self-harming|cutting)|"
+    r"(?:someone|somebody|a (?:friend|person|child|teen|teenager|student|loved one|relative|"
+    r"colleague|partner)|my \w+) (?:is|might be|may be|could be|'s) (?:suicidal|self-harming|"
+    r"cutting|at risk|thinking (?:of|about) (?:suicide|ending (?:it|their life))))\b"
 )
 
 
