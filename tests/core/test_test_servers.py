@@ -13,7 +13,7 @@ import pytest
 
 from tests import servers
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 class _Decoy(BaseHTTPRequestHandler):
