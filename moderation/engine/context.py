@@ -340,7 +340,9 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         ),
         (
             r"\b(?:kill(?:s|ed|ing)?|destroy(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|"
-            r"get(?:ting)? rid of)\s+(?:\w+\s+)?(?:\w+'s\s+)?(?:weeds?|bacteria|germs?|"
+            r"get(?:ting)? rid of)\s+(?:(?:all|the|those|these|my|our|every|of|some|any|annoying|"
+            r"little|tiny|damn|damned|bloody|stupid|remaining|last)\s+){0,3}(?:\w+\s+)?"
+            r"(?:\w+'s\s+)?(?:weeds?|bacteria|germs?|"
             r"viruse?s?|mold|mould|pests?|bugs?|bed ?bugs?|aphids?|lice|louse|fleas?|ticks?|"
             r"mites?|ants?|roach(?:es)?|cockroach(?:es)?|mosquito(?:e?s)?|flies|fly|gnats?|"
             r"wasps?|hornets?|spiders?|termites?|moths?|slugs?|snails?|weevils?|mice|mouse|"

@@ -561,7 +561,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or (near.education and category in ("SEXUAL", "CHILD_SAFETY", "HARASSMENT"))
         )
         recovering = category == "SELF_HARM" and all(
-            rules.RECOVERY.search(c)
+            rules.recovery_governs(c)
             or rules.helping_someone_else(c)
             or parts.denied(c, category, f.learned_only, thresholds)
             for c in carriers

@@ -1619,9 +1619,14 @@ _PRAISE = re.compile(
     rf"(?:men|people|guys|heroes|patriots|young men|boys|shooters|attackers|fighters|soldiers)?"
     rf"\s*(?:like\s+)?{_EXTREMIST_ENTITY}\b|"
     rf"\b(?:he|they|the attackers?|the shooters?|the bombers?|the brothers)\s+(?:is|are|was|were)"
-    rf"\s+(?:a |true |real )?(?:heroe?s?|martyrs?|saints?|legends?)\b|"
-    rf"\b(?:do it again|finish the job|follow (?:his|their) (?:example|lead)|deserves? a statue|"
-    rf"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie)\b"
+    rf"\s+(?:a |true |real )?(?:heroe?s?|martyrs?|saints?|legends?)\b"
+)
+# The words of praise that need an attacker or an attack named beside them: "the Christchurch
+# shooter should do it again", not "that party was amazing, let's do it again".
+_PRAISE_OF_NAMED = re.compile(
+    r"\b(?:do it again|finish(?:ed)? the job|follow(?:ed)? (?:his|their|\w+'s) (?:example|lead)|"
+    r"deserves? a statue|"
+    r"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie)\b"
 )
 # Mass attacks and their perpetrators praised: "Columbine was iconic, those two were legends",
 # "the shooter did more for his country than any politician".
@@ -1702,6 +1707,17 @@ def detect_extremism(normalized: str) -> list[Finding]:
     deeds = _DEEDS_PRAISED.search(normalized)
     praise = (
         _PRAISE.search(normalized)
+        or (
+            _PRAISE_OF_NAMED.search(normalized) is not None
+            and (
+                _ENTITY_NAMED.search(normalized) is not None
+                or _EXTREMIST_CAUSE.search(normalized) is not None
+                or re.search(
+                    rf"\b(?:{_ATTACK}|{_PERPETRATORS}|patron saint|martyrs?)\b", normalized
+                )
+                is not None
+            )
+        )
         or (
             deeds is not None
             and _ENTITY_NAMED.search(normalized) is not None
@@ -2130,6 +2146,10 @@ _SELF_HARM_MEANS = re.compile(
 )
 RECOVERY = _RECOVERY = re.compile(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
+    # "clean from self-harm for two years", "two years free of cutting", "sober for a year".
+    r"(?:clean|free|sober) (?:from|of) (?:self-?harm\w*|cutting|cuts|burning|purging|"
+    r"starving)(?: for (?:\w+ ){1,3}(?:days?|weeks?|months?|years?))?|"
+    r"(?:days?|weeks?|months?|years?) (?:clean|free|self-?harm[- ]free|cut[- ]free)|"
     r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
     r"got help|getting help|seek(?:ing)? help|survivor|survived|back then|in the past|"
     r"no longer|prevention|awareness|if you(?:'re| are) struggling|"
@@ -2161,6 +2181,16 @@ _SOMEONE_ELSE_AT_RISK = re.compile(
     r"colleague|partner)|my \w+) (?:is|might be|may be|could be|'s) (?:suicidal|self-harming|"
     r"cutting|at risk|thinking (?:of|about) (?:suicide|ending (?:it|their life))))\b"
 )
+
+
+_TURN_AFTER = re.compile(r"\b(?:but|yet|however|though|although|except)\b")
+
+
+def recovery_governs(sentence: str) -> bool:
+    """The sentence talks of recovery, and no turn follows its last word of it ("I've been two
+    years clean but tonight I'm going to cut again" is a relapse announced, not recovery)."""
+    ends = [m.end() for m in _RECOVERY.finditer(sentence)]
+    return bool(ends) and not _TURN_AFTER.search(sentence, ends[-1])
 
 
 def helping_someone_else(sentence: str) -> bool:

@@ -7,12 +7,16 @@ counter-speech, but a kind claim called nonsense is not; sympathy for a group's 
 group is denied what others have; a dyke that holds back water; the warning signs of someone
 else's suicidality asked; threats by hint (a bullet with your name on it, eating through a
 straw, a pity if your car caught fire), dares with the harm unsaid, and a weapon brought to a
-crowded place with menace. Each harmless form has harmful neighbours that must stay flagged.
+crowded place with menace; pests killed however many; recovery that no turn follows; and the
+praise words of attackers ("do it again", "finish the job") only beside an attacker or an
+attack named. Each harmless form has harmful neighbours that must stay flagged.
 
-Every text here was written for these tests; none comes from a data set. 36 of the 54 cases
+Every text here was written for these tests; none comes from a data set. 46 of the 69 cases
 of the first two tests fail on the code before (policy 2026.11.72): every harmless text but the
-four ordinary uses of weapons, dares and "a shame if", and every harmful neighbour of a new form
-(the negative questions, the threats by hint, the dares and the armed plans)."""
+four ordinary uses of weapons, dares and "a shame if", the recovery in therapy and a mother's
+example followed, and the harmful neighbours of the new forms (the negative questions that
+assert hate, the threats by hint, the dares, the armed plans, the relapses and the attackers'
+example followed); the neighbours that already held stay as guards."""
 
 from __future__ import annotations
 
@@ -55,6 +59,18 @@ from moderation.engine.context import asserted, refutes
         "Bringing my shotgun to the club for clay shooting, you'll see how good I am.",
         "Keep talking and see what happens when the teacher hears.",
         "It would be a shame if it rained on our picnic.",
+        # Pests, however many (policy .73 widened "kill the ants" to "kill all the ants").
+        "How do I kill all the ants in my kitchen?",
+        "How do I kill all the mosquitoes in my yard?",
+        # Recovery.
+        "I've been clean from self-harm for two years today.",
+        "I used to cut, but I'm in therapy now and doing better.",
+        # Praise words of attackers, with no attacker or attack named (they were EXTREMISM
+        # escalations).
+        "That party was amazing, let's do it again!",
+        "Great job team, let's finish the job tomorrow.",
+        "Can you beat his record in Tetris?",
+        "I followed my mother's example and became a nurse.",
     ],
 )
 def test_harmless_forms_are_not_flagged(text: str) -> None:
@@ -99,6 +115,14 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
             "VIOLENCE",
         ),
         ("What are the warning signs that I should kill myself?", "SELF_HARM"),
+        ("Kill all the immigrants and the ants.", "HATE_SPEECH"),
+        # A relapse announced after recovery talk.
+        ("I've been two years clean but tonight I'm going to cut again.", "SELF_HARM"),
+        ("I used to cut but tonight I'm going to do it again.", "SELF_HARM"),
+        # The same praise words beside an attacker or an attack.
+        ("The Christchurch shooter should do it again.", "EXTREMISM"),
+        ("Someone should follow Breivik's example.", "EXTREMISM"),
+        ("The shooters at Columbine should have finished the job.", "EXTREMISM"),
     ],
 )
 def test_harmful_neighbours_stay_flagged(text: str, category: str | None) -> None:
