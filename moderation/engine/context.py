@@ -159,6 +159,12 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"matar|mata|matara|mataran)\b",
             r"\g<who> me va a reganar",
         ),
+        # Killing time: "matar el tiempo", "tuer le temps", "die Zeit totschlagen".
+        (
+            r"\b(?:matar|matando|mato|mata) el tiempo\b|\b(?:tuer|tue|tuant) le temps\b|"
+            r"\bdie zeit (?:tot(?:zu)?schlagen|totschlage|schlage \w+ tot)\b",
+            "pass the time",
+        ),
         # Dying of laughter, hunger or longing, in French, German and Spanish: "me muero de
         # ganas de verte", "je meurs de faim", "ich sterbe vor Hunger".
         (
@@ -644,14 +650,37 @@ _BELIEF_TOLD_OFF = re.compile(
 )
 
 
+# What a belief holds against people, beyond the hostile words: "immigrants are a problem".
+_BAD_BELIEF = re.compile(
+    r"\b(?:an? |the )?(?:problems?|threats?|dangers?|bad|evil|sick|sinful|unnatural|abnormal|"
+    r"wrong|a mistake)\b"
+)
+# A hostile belief given up: "I used to think immigrants were a problem, now I know they are
+# the backbone of this city".
+_BELIEF_GIVEN_UP = re.compile(
+    r"\bi (?:used to|once|previously) (?:think|believe|thought|believed|say|said)\b"
+    r"(?P<belief>[^.!?]{1,80}?)(?:,\s*|;\s*|\s+)(?:but |and )?(?:now|these days|today|then) i "
+    r"(?:know|see|realise|realize|understand|think|believe|learned|learnt|found out)\b"
+)
+
+
 def _belief_told_off(sentence: str) -> bool:
-    m = _BELIEF_TOLD_OFF.search(sentence)
-    return bool(
-        m
-        and (_HOSTILE.search(m.group("belief")) or _VICE.search(m.group("belief")))
-        and not _turns_hostile(sentence, m.end())
-        and not _HOSTILE.search(sentence, m.end())
-    )
+    """A hostile belief whose holder is told off, or that the writer gave up, with nothing
+    hostile said after it."""
+    for pattern in (_BELIEF_TOLD_OFF, _BELIEF_GIVEN_UP):
+        m = pattern.search(sentence)
+        if (
+            m
+            and (
+                _HOSTILE.search(m.group("belief"))
+                or _VICE.search(m.group("belief"))
+                or _BAD_BELIEF.search(m.group("belief"))
+            )
+            and not _turns_hostile(sentence, m.end())
+            and not (_HOSTILE.search(sentence, m.end()) or _VICE.search(sentence, m.end()))
+        ):
+            return True
+    return False
 
 
 _COUNTER = re.compile(

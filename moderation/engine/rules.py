@@ -27,6 +27,7 @@ from stdnum.us import ssn as std_ssn
 
 from . import lexicon
 from .context import (
+    GROUP_WORDS,
     NEGATION,
     NO_LESS_THAN,
     denied_before,
@@ -680,6 +681,8 @@ _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # greedy", "you're not just stupid".
 _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|"
+    # A suggestion, not a denial: "why don't you go back to your country?".
+    r"\bwhy (?:don'?t|do not) (?:you|they|we|u)\b|"
     # Kept from family life: "shouldn't have children" asserts, as "should not breed" does.
     r"\b(?:shouldn'?t|should not|should never|must not|mustn'?t|ought not to)\s+"
     r"(?:be allowed to\s+)?(?:have (?:children|kids|babies)|reproduce|breed|procreate|"
@@ -831,12 +834,37 @@ _PRAISE_DENIED = re.compile(
 _SEXES = re.compile(r"(?:all |the )?(?:men|women|males|females|boys|girls)")
 
 
+# Sent back where they came from: "go back to your country", "go back to where you came from"
+# (told, or wished: "they should go back to their own country"). It names no group: the origin
+# it sends people back to is the group.
+_SENT_BACK = re.compile(
+    r"(?:^|[.!,;:]\s*|\b(?:just|should|can|must|need to|better|ought to|"
+    r"why don'?t (?:you|they))\s+)"
+    r"go back to (?:where(?:ever)? (?:you|they|u) (?:came|come) from|(?:your|their|ur) (?:own )?"
+    r"(?:country|countries|homeland|land|continent|jungle|desert|village|shithole\w*|"
+    r"third[- ]world \w+))\b"
+)
+
+
+# A member of a group sneered at as typical of it: "Typical immigrant, can't even speak proper
+# English.", "so typical of women".
+_SNEER = re.compile(
+    r"(?:^|[.!?]\s*)(?:so |how |just |such a |that'?s so |that'?s )?typical(?: of)?(?: an?| the| "
+    r"those| these| that| all)?\s+(?P<who>(?:\w+\s+)?\w+)(?:\s+(?:behaviou?r|logic|mentality|"
+    r"move|thing|attitude))?\s*(?:[,.!?;:]|$)"
+)
+
+
+def _sneered_at(sentence: str) -> bool:
+    return any(GROUP_WORDS.search(m.group("who")) for m in _SNEER.finditer(sentence))
+
+
 def _hate_statement(normalized: str) -> bool:
     named = False
     for sentence in sentences(normalized):
-        if _HATE_CALL.search(sentence):
+        if _HATE_CALL.search(sentence) or _sneered_at(sentence):
             return True
-        for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED):
+        for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
         found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)

@@ -9,14 +9,17 @@ else's suicidality asked; threats by hint (a bullet with your name on it, eating
 straw, a pity if your car caught fire), dares with the harm unsaid, and a weapon brought to a
 crowded place with menace; pests killed however many; recovery that no turn follows; and the
 praise words of attackers ("do it again", "finish the job") only beside an attacker or an
-attack named. Each harmless form has harmful neighbours that must stay flagged.
+attack named; a group named as the topic of what follows; a hostile belief given up; people sent
+back where they came from; a member of a group sneered at as typical; killing time in Spanish,
+French and German. Each harmless form has harmful neighbours that must stay flagged.
 
-Every text here was written for these tests; none comes from a data set. 46 of the 69 cases
+Every text here was written for these tests; none comes from a data set. 55 of the 87 cases
 of the first two tests fail on the code before (policy 2026.11.72): every harmless text but the
-four ordinary uses of weapons, dares and "a shame if", the recovery in therapy and a mother's
-example followed, and the harmful neighbours of the new forms (the negative questions that
-assert hate, the threats by hint, the dares, the armed plans, the relapses and the attackers'
-example followed); the neighbours that already held stay as guards."""
+four ordinary uses of weapons, dares and "a shame if", the recovery in therapy, a mother's
+example followed and six ordinary uses of going back, "typical" and "why don't you"; and the
+harmful neighbours of the new forms (the negative questions that assert hate, the threats by
+hint, the dares, the armed plans, the relapses, the attackers' example followed, the sending
+back and the sneers). The neighbours that already held stay as guards."""
 
 from __future__ import annotations
 
@@ -71,6 +74,20 @@ from moderation.engine.context import asserted, refutes
         "Great job team, let's finish the job tomorrow.",
         "Can you beat his record in Tetris?",
         "I followed my mother's example and became a nurse.",
+        # A group named as the topic, then spoken well of; a hostile belief given up.
+        "Women? I'd trust them with my life.",
+        "Trans people? They deserve every bit of respect.",
+        "I used to think immigrants were a problem, now I know they are the backbone of this city.",
+        "If you think gay people are unnatural, you need to read a book.",
+        # Going back, and "typical", in ordinary life; killing time in three languages.
+        "When will you go back to your country for the holidays?",
+        "I want to go back to my country next summer.",
+        "Go back to your room and do your homework.",
+        "A typical Muslim family in Indonesia eats rice for breakfast.",
+        "Typical Monday, everything is broken.",
+        "Why don't you come over for dinner?",
+        "Tengo que matar el tiempo antes del vuelo.",
+        "Je dois tuer le temps avant le vol.",
     ],
 )
 def test_harmless_forms_are_not_flagged(text: str) -> None:
@@ -123,6 +140,19 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("The Christchurch shooter should do it again.", "EXTREMISM"),
         ("Someone should follow Breivik's example.", "EXTREMISM"),
         ("The shooters at Columbine should have finished the job.", "EXTREMISM"),
+        ("Muslims? They are all terrorists.", "HATE_SPEECH"),
+        ("Women? Stupid.", "HATE_SPEECH"),
+        ("I used to think women were equal, now I know they are inferior.", "HATE_SPEECH"),
+        (
+            "I used to think immigrants were a problem, now I know they are criminals.",
+            "HATE_SPEECH",
+        ),
+        # Sent back where they came from, and sneered at as typical.
+        ("Go back to where you came from.", "HATE_SPEECH"),
+        ("Why don't you go back to your country?", "HATE_SPEECH"),
+        ("They should go back to their own country.", "HATE_SPEECH"),
+        ("Typical immigrant, can't even speak proper English.", "HATE_SPEECH"),
+        ("So typical of Muslims.", "HATE_SPEECH"),
     ],
 )
 def test_harmful_neighbours_stay_flagged(text: str, category: str | None) -> None:
