@@ -1354,11 +1354,42 @@ _TRIFLE = re.compile(
 _GAME_RE = re.compile(rf"\b{_GAME}")
 
 
+# A trifle named as the cause: "I could kill you for that spoiler".
+_FOR_A_TRIFLE = re.compile(
+    r"\bfor (?:that|this|the|your|those|these) (?:\w+ )?(?:spoilers?|jokes?|puns?|memes?|typos?|"
+    r"comments?|pics?|photos?|texts?|messages?|gifs?|dad jokes?|take|haircut|outfit)\b"
+)
+
+
 def jocular(sentence: str) -> bool:
     """Violent words as a joke: a laugh, and a trifle or a game as what would set them off."""
     if not _LAUGH.search(sentence):
         return False
-    return bool(_TRIFLE.search(sentence) or _GAME_RE.search(sentence))
+    return bool(
+        _TRIFLE.search(sentence) or _FOR_A_TRIFLE.search(sentence) or _GAME_RE.search(sentence)
+    )
+
+
+# Mild abuse said with affection: "You're a crazy bastard, I love you man", "shut up you idiot,
+# you're the best lol". Affection must be said outright; nothing worse than a mild insult may
+# stand beside it.
+_AFFECTION = re.compile(
+    r"(?:\bi (?:love|adore|luv) (?:you|ya|u)\b|(?:^|[,.!?;:]\s*)(?:love|luv) (?:you|ya|u)\b|"
+    r"\b(?:you'?re the best|"
+    r"you are the best|you'?re my (?:best friend|favou?rite|hero)|my (?:best friend|bestie)|"
+    r"(?:so )?proud of (?:you|ya)|miss (?:you|ya) already|can'?t wait to see (?:you|ya))\b)"
+)
+_WORSE_THAN_MILD = re.compile(
+    r"\b(?:die|dead|kill\w*|hurt|hate you|hates you|everyone hates|nobody (?:likes|loves|wants)|"
+    r"worthless|disgusting|ugly|fat|whore|slut|cunt|retard\w*|kys|rape\w*|stupid bitch|"
+    r"piece of (?:shit|garbage|trash)|waste of|useless|pathetic|said no(?: ?one|body) ever)\b"
+)
+
+
+def banter(normalized: str) -> bool:
+    """The text calls the reader names and says outright that it loves them, with nothing worse
+    than a mild insult in it."""
+    return bool(_AFFECTION.search(normalized)) and not _WORSE_THAN_MILD.search(normalized)
 
 
 def without_quotes(text: str) -> str:

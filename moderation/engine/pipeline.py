@@ -495,6 +495,9 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                     clears(c) for c in parts.carriers(category, True, thresholds)
                 ):
                     flags.pop(category)
+        if "HARASSMENT" in flags and context.banter(normalized):
+            # "You're a crazy bastard, I love you man": names called with affection said outright.
+            flags.pop("HARASSMENT")
         if "SELF_HARM" in flags and context.only_an_everyday_plan(normalized):
             # "I'm going to quit my job tomorrow": a short plan with no word of death, of a way
             # to die, of the body hurt or of despair; the learned tier read the form of a plan

@@ -30,6 +30,7 @@ from .context import (
     GROUP_WORDS,
     NEGATION,
     NO_LESS_THAN,
+    banter,
     denied_before,
     denies_self_harm,
     is_a_thing,
@@ -551,7 +552,8 @@ def detect_profanity(normalized: str) -> list[Finding]:
                 reason="Contains profanity.",
             )
         )
-    if _insults(normalized):
+    # "You're a crazy bastard, I love you man": names called with affection said outright.
+    if _insults(normalized) and not banter(normalized):
         strong = bool(
             re.search(r"\b(?:kys|kill yourself)\b", normalized) or _DEATH_WISH.search(normalized)
         )

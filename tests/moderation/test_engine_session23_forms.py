@@ -11,9 +11,10 @@ crowded place with menace; pests killed however many; recovery that no turn foll
 praise words of attackers ("do it again", "finish the job") only beside an attacker or an
 attack named; a group named as the topic of what follows; a hostile belief given up; people sent
 back where they came from; a member of a group sneered at as typical; killing time in Spanish,
-French and German. Each harmless form has harmful neighbours that must stay flagged.
+French and German; names called with affection said outright; violent words over a trifle.
+Each harmless form has harmful neighbours that must stay flagged.
 
-Every text here was written for these tests; none comes from a data set. 55 of the 87 cases
+Every text here was written for these tests; none comes from a data set. 58 of the 94 cases
 of the first two tests fail on the code before (policy 2026.11.72): every harmless text but the
 four ordinary uses of weapons, dares and "a shame if", the recovery in therapy, a mother's
 example followed and six ordinary uses of going back, "typical" and "why don't you"; and the
@@ -88,6 +89,10 @@ from moderation.engine.context import asserted, refutes
         "Why don't you come over for dinner?",
         "Tengo que matar el tiempo antes del vuelo.",
         "Je dois tuer le temps avant le vol.",
+        # Names called with affection said outright; violent words over a trifle, laughing.
+        "You're a crazy bastard, I love you man.",
+        "Shut up you idiot, you're the best lol.",
+        "I could kill you for that spoiler, haha.",
     ],
 )
 def test_harmless_forms_are_not_flagged(text: str) -> None:
@@ -153,6 +158,10 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("They should go back to their own country.", "HATE_SPEECH"),
         ("Typical immigrant, can't even speak proper English.", "HATE_SPEECH"),
         ("So typical of Muslims.", "HATE_SPEECH"),
+        ("You're a worthless idiot, love you lol.", "HARASSMENT"),
+        ("I love you but you're an idiot and everyone hates you.", "HARASSMENT"),
+        ("You're the best, said no one ever, you useless moron.", "HARASSMENT"),
+        ("I could kill you for that comment, you piece of shit.", None),
     ],
 )
 def test_harmful_neighbours_stay_flagged(text: str, category: str | None) -> None:
