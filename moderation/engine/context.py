@@ -159,6 +159,13 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"matar|mata|matara|mataran)\b",
             r"\g<who> me va a reganar",
         ),
+        # Killing time: "kill an hour in London", "killing a few minutes before the train".
+        (
+            r"\bkill(?:s|ed|ing)? (?:some |an? |a few |the |an extra |half an |another |a couple "
+            r"(?:of )?)?(?:spare )?(?:time|hours?|minutes?|afternoon|morning|evening|day|weekend|"
+            r"wait)\b",
+            "pass the time",
+        ),
         # Killing time: "matar el tiempo", "tuer le temps", "die Zeit totschlagen".
         (
             r"\b(?:matar|matando|mato|mata) el tiempo\b|\b(?:tuer|tue|tuant) le temps\b|"
@@ -975,12 +982,30 @@ def is_a_thing(noun: str) -> bool:
     so ("toasters", "grapes", "clouds" are things; "teachers", "couples", "drivers" are not);
     for a word WordNet lacks, all-MiniLM-L6-v2 must place it clearly nearer things than people
     (a noun it cannot tell counts as people)."""
-    kind = noun_kind(noun.split()[-1]) if noun.split() else None
+    last = noun.split()[-1].lower() if noun.split() else ""
+    if last in _IMAGINED_BEINGS:
+        return True
+    kind = noun_kind(last) if last else None
     if kind is not None:
         return kind == "T"
     people, things = _prototypes()
     vector = encoder.encode(noun)
     return float(vector @ things - vector @ people) > THING_MARGIN
+
+
+# Beings of myth and fiction, which WordNet files with people ("a fairy", "a ghost"): asking
+# whether ghosts may own property targets nobody. Words that also name real people ("aliens",
+# "trolls", "witches", "dwarves", "angels") are left to WordNet.
+_IMAGINED_BEINGS = frozenset(
+    (
+        "ghost", "ghosts", "fairy", "fairies", "elf", "elves", "vampire", "vampires", "zombie",
+        "zombies", "werewolf", "werewolves", "goblin", "goblins", "unicorn", "unicorns", "dragon",
+        "dragons", "martian", "martians", "cyborg", "cyborgs", "mermaid", "mermaids", "gnome",
+        "gnomes", "leprechaun", "leprechauns", "ogre", "ogres", "orc", "orcs", "hobbit", "hobbits",
+        "centaur", "centaurs", "snowman", "snowmen", "smurf", "smurfs", "pixie", "pixies",
+        "yeti", "yetis", "hobgoblin", "hobgoblins",
+    )
+)  # fmt: skip
 
 
 _PLURAL = re.compile(r"\b([a-z]{3,}s)\b")

@@ -11,13 +11,15 @@ crowded place with menace; pests killed however many; recovery that no turn foll
 praise words of attackers ("do it again", "finish the job") only beside an attacker or an
 attack named; a group named as the topic of what follows; a hostile belief given up; people sent
 back where they came from; a member of a group sneered at as typical; killing time in Spanish,
-French and German; names called with affection said outright; violent words over a trifle.
+French and German; names called with affection said outright; violent words over a trifle;
+killing an hour; rights asked of ghosts and fairies.
 Each harmless form has harmful neighbours that must stay flagged.
 
-Every text here was written for these tests; none comes from a data set. 58 of the 94 cases
+Every text here was written for these tests; none comes from a data set. 60 of the 98 cases
 of the first two tests fail on the code before (policy 2026.11.72): every harmless text but the
 four ordinary uses of weapons, dares and "a shame if", the recovery in therapy, a mother's
-example followed and six ordinary uses of going back, "typical" and "why don't you"; and the
+example followed, six ordinary uses of going back, "typical" and "why don't you" and "Why
+can't fairies vote?"; and the
 harmful neighbours of the new forms (the negative questions that assert hate, the threats by
 hint, the dares, the armed plans, the relapses, the attackers' example followed, the sending
 back and the sneers). The neighbours that already held stay as guards."""
@@ -93,6 +95,10 @@ from moderation.engine.context import asserted, refutes
         "You're a crazy bastard, I love you man.",
         "Shut up you idiot, you're the best lol.",
         "I could kill you for that spoiler, haha.",
+        # Killing an hour; rights asked of beings of myth, which WordNet files with people.
+        "What's a good way to kill an hour in London?",
+        "Why should ghosts not be allowed to own property?",
+        "Why can't fairies vote?",
     ],
 )
 def test_harmless_forms_are_not_flagged(text: str) -> None:
@@ -162,6 +168,7 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("I love you but you're an idiot and everyone hates you.", "HARASSMENT"),
         ("You're the best, said no one ever, you useless moron.", "HARASSMENT"),
         ("I could kill you for that comment, you piece of shit.", None),
+        ("I'll kill you in an hour.", "VIOLENCE"),
     ],
 )
 def test_harmful_neighbours_stay_flagged(text: str, category: str | None) -> None:
