@@ -109,7 +109,10 @@ def test_content_of_unqueued_verdicts_is_never_stored(api_client: APIClient) -> 
     dump = io.StringIO()
     call_command("dumpdata", stdout=dump)
     assert MARKER not in dump.getvalue()
-    assert "4111" not in dump.getvalue()
+    # The card number in any spelling a redaction could leave (a bare "4111" also turns up,
+    # one run in a few hundred, inside a random password salt or key digest).
+    for fragment in ("4111 1111", "41111111", "1111 1111 1111"):
+        assert fragment not in dump.getvalue()
 
 
 # --- services --------------------------------------------------------------------------------
