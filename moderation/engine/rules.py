@@ -684,7 +684,7 @@ _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 _ASSERTING_NEGATION = re.compile(
     rf"\b(?:can'?t|cannot) stand\b|"
     # A suggestion, not a denial: "why don't you go back to your country?".
-    r"\bwhy (?:don'?t|do not) (?:you|they|we|u)\b|"
+    r"\bwhy (?:don'?t|do not)\b|"
     # Kept from family life: "shouldn't have children" asserts, as "should not breed" does.
     r"\b(?:shouldn'?t|should not|should never|must not|mustn'?t|ought not to)\s+"
     r"(?:be allowed to\s+)?(?:have (?:children|kids|babies)|reproduce|breed|procreate|"
@@ -841,8 +841,9 @@ _SEXES = re.compile(r"(?:all |the )?(?:men|women|males|females|boys|girls)")
 # it sends people back to is the group.
 _SENT_BACK = re.compile(
     r"(?:^|[.!,;:]\s*|\b(?:just|should|can|must|need to|better|ought to|"
-    r"why don'?t (?:you|they))\s+)"
-    r"go back to (?:where(?:ever)? (?:you|they|u) (?:came|come) from|(?:your|their|ur) (?:own )?"
+    r"why (?:don'?t|do not) (?:\w+ ){1,2}?)\s*)"
+    r"go back (?:to )?(?:where(?:ever)? (?:you|they|u) (?:came|come) from|(?:your|their|ur) "
+    r"(?:own )?"
     r"(?:country|countries|homeland|land|continent|jungle|desert|village|shithole\w*|"
     r"third[- ]world \w+))\b"
 )

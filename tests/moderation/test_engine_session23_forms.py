@@ -15,10 +15,10 @@ French and German; names called with affection said outright; violent words over
 killing an hour; rights asked of ghosts and fairies.
 Each harmless form has harmful neighbours that must stay flagged.
 
-Every text here was written for these tests; none comes from a data set. 60 of the 98 cases
+Every text here was written for these tests; none comes from a data set. 62 of the 102 cases
 of the first two tests fail on the code before (policy 2026.11.72): every harmless text but the
 four ordinary uses of weapons, dares and "a shame if", the recovery in therapy, a mother's
-example followed, six ordinary uses of going back, "typical" and "why don't you" and "Why
+example followed, eight ordinary uses of going back, "typical" and "why don't you" and "Why
 can't fairies vote?"; and the
 harmful neighbours of the new forms (the negative questions that assert hate, the threats by
 hint, the dares, the armed plans, the relapses, the attackers' example followed, the sending
@@ -89,6 +89,8 @@ from moderation.engine.context import asserted, refutes
         "A typical Muslim family in Indonesia eats rice for breakfast.",
         "Typical Monday, everything is broken.",
         "Why don't you come over for dinner?",
+        "Why don't we go back to the hotel?",
+        "Why don't they go back to their hotel?",
         "Tengo que matar el tiempo antes del vuelo.",
         "Je dois tuer le temps avant le vol.",
         # Names called with affection said outright; violent words over a trifle, laughing.
@@ -161,6 +163,8 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         # Sent back where they came from, and sneered at as typical.
         ("Go back to where you came from.", "HATE_SPEECH"),
         ("Why don't you go back to your country?", "HATE_SPEECH"),
+        ("Why don't Muslims go back where they came from?", "HATE_SPEECH"),
+        ("Go back where you came from.", "HATE_SPEECH"),
         ("They should go back to their own country.", "HATE_SPEECH"),
         ("Typical immigrant, can't even speak proper English.", "HATE_SPEECH"),
         ("So typical of Muslims.", "HATE_SPEECH"),
