@@ -678,13 +678,9 @@ def _belief_told_off(sentence: str) -> bool:
         m = pattern.search(sentence)
         if (
             m
-            and (
-                _HOSTILE.search(m.group("belief"))
-                or _VICE.search(m.group("belief"))
-                or _BAD_BELIEF.search(m.group("belief"))
-            )
+            and (_speaks_ill(m.group("belief")) or _BAD_BELIEF.search(m.group("belief")))
             and not _turns_hostile(sentence, m.end())
-            and not (_HOSTILE.search(sentence, m.end()) or _VICE.search(sentence, m.end()))
+            and not _speaks_ill(sentence, m.end())
         ):
             return True
     return False
@@ -1475,6 +1471,10 @@ def mask_negative_question(sentence: str) -> str:
     return sentence[: m.start("aux")] + " " * len(m.group("aux")) + sentence[m.end() :]
 
 
+_PRONOUN_SUBJECT = re.compile(r"\s+(it|that|this|there)\b")
+_JUDGED = re.compile(rf"\s+(.+?)\s+({_CONDEMNED})(\W*)$")
+
+
 def asserted(sentence: str) -> str:
     """The sentence, with a negative yes/no question made the positive one it asserts."""
     m = _NEGATIVE_QUESTION.match(sentence)
@@ -1483,11 +1483,11 @@ def asserted(sentence: str) -> str:
     positive = _POSITIVE_AUX[m.group("aux").replace("'", "")]
     rest = sentence[m.end() :]
     # "Isn't it wrong to say ...?" asserts "it is wrong to say ...".
-    subject = re.match(r"\s+(it|that|this|there)\b", rest)
+    subject = _PRONOUN_SUBJECT.match(rest)
     if subject:
         return f"{m.group('lead')}{subject.group(1)} {positive}{rest[subject.end() :]}"
     # "Isn't killing gay people wrong?" asserts "killing gay people is wrong".
-    judged = re.match(rf"\s+(.+?)\s+({_CONDEMNED})(\W*)$", rest)
+    judged = _JUDGED.match(rest)
     if judged and positive in ("is", "are", "was", "were"):
         return f"{m.group('lead')}{judged.group(1)} {positive} {judged.group(2)}{judged.group(3)}"
     return m.group("lead") + positive + rest
@@ -1608,7 +1608,8 @@ def without_denied_self_harm(sentence: str) -> str | None:
     return rest if denied or denied_anyone else None
 
 
-_TURN = re.compile(_TURN_WORDS)
+# A turn of contrast: what follows it says what the words before it were for.
+TURN = re.compile(_TURN_WORDS)
 
 
 def counter_speech(sentence: str) -> bool:
@@ -1639,7 +1640,7 @@ def _good_called_false(counter: str) -> bool:
     return bool(
         _CALLED_FALSE.search(counter)
         and (_GOOD_SAID.search(counter) or _SUPPORT.search(counter))
-        and not (_HOSTILE.search(counter) or _VICE.search(counter))
+        and not _speaks_ill(counter)
     )
 
 
@@ -1651,7 +1652,7 @@ _CONCEDED = re.compile(
 
 
 def _turns_hostile(sentence: str, index: int) -> bool:
-    turn = _TURN.search(sentence, index)
+    turn = TURN.search(sentence, index)
     if turn is None:
         return False
     tail = sentence[turn.end() :]
@@ -1669,6 +1670,11 @@ _VICE = re.compile(
     r"\b(?:thieves|criminals|terrorists|rapists|liars|cheats|savages|degenerates|perverts|"
     r"greedy|lazy|dirty|stupid|dangerous|violent)\b"
 )
+
+
+def _speaks_ill(text: str, start: int = 0) -> bool:
+    """A hostile word or an imputed vice stands in `text` from `start` on."""
+    return bool(_HOSTILE.search(text, start) or _VICE.search(text, start))
 
 
 _THEM = re.compile(r"\b(?:they|them|those people|these people|their kind)\b")

@@ -474,7 +474,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             if all(
                 context.supportive(c)
                 # "Women? I'd trust them with my life.": a group named as the topic says nothing.
-                or (len(carriers) < len(parts.raw) and _only_names_a_group(c.lower()))
+                or (len(carriers) < len(parts.raw) and _only_names_a_group(c))
                 or (category == "HATE_SPEECH" and parts.refuted_next(c))
                 or (category == "HARASSMENT" and rules.denies_insults(c))
                 for c in carriers

@@ -30,6 +30,7 @@ from .context import (
     GROUP_WORDS,
     NEGATION,
     NO_LESS_THAN,
+    TURN,
     banter,
     denied_before,
     denies_self_harm,
@@ -1184,9 +1185,10 @@ def _armed_attack(sentence: str) -> bool:
         return False
     if _ARMED_FOR.search(sentence) and _MENACE.search(sentence):
         return True
-    return bool(_WEAPON_READY.search(sentence) and re.search(rf"\b{_MASS_TARGET}\b", sentence))
+    return bool(_WEAPON_READY.search(sentence) and _MASS_TARGET_NAMED.search(sentence))
 
 
+_MASS_TARGET_NAMED = re.compile(rf"\b{_MASS_TARGET}\b")
 _SPORTING = re.compile(
     r"\b(?:hunting|hunt|range|season|deer|clay|skeet|trap shooting|competition|match|tournament|"
     r"repairs?|gunsmith|cleaning|licen[cs]e|permit|safety course)\b"
@@ -1730,6 +1732,8 @@ _DEEDS_PRAISED = re.compile(
     r"\b(?:manifesto|ideology|message|cause) (?:was|is) (?:\w+ )?right\b"
 )
 _ENTITY_NAMED = re.compile(rf"\b{_EXTREMIST_ENTITY}")
+# An attack, its perpetrators or a martyr named: what "do it again" must stand beside.
+_ATTACKER_NAMED = re.compile(rf"\b(?:{_ATTACK}|{_PERPETRATORS}|patron saint|martyrs?)\b")
 
 
 def detect_extremism(normalized: str) -> list[Finding]:
@@ -1743,10 +1747,7 @@ def detect_extremism(normalized: str) -> list[Finding]:
             and (
                 _ENTITY_NAMED.search(normalized) is not None
                 or _EXTREMIST_CAUSE.search(normalized) is not None
-                or re.search(
-                    rf"\b(?:{_ATTACK}|{_PERPETRATORS}|patron saint|martyrs?)\b", normalized
-                )
-                is not None
+                or _ATTACKER_NAMED.search(normalized) is not None
             )
         )
         or (
@@ -2214,14 +2215,11 @@ _SOMEONE_ELSE_AT_RISK = re.compile(
 )
 
 
-_TURN_AFTER = re.compile(r"\b(?:but|yet|however|though|although|except)\b")
-
-
 def recovery_governs(sentence: str) -> bool:
     """The sentence talks of recovery, and no turn follows its last word of it ("I've been two
     years clean but tonight I'm going to cut again" is a relapse announced, not recovery)."""
     ends = [m.end() for m in _RECOVERY.finditer(sentence)]
-    return bool(ends) and not _TURN_AFTER.search(sentence, ends[-1])
+    return bool(ends) and not TURN.search(sentence, ends[-1])
 
 
 def helping_someone_else(sentence: str) -> bool:
