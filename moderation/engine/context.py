@@ -353,7 +353,9 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         ),
         (
             r"\b(?:kill(?:s|ed|ing)?|destroy(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|"
-            r"get(?:ting)? rid of)\s+(?:(?:all|the|those|these|my|our|every|of|some|any|annoying|"
+            r"drown(?:s|ed|ing)?|poison(?:s|ed|ing)?|squash(?:es|ed|ing)?|"
+            r"get(?:ting)? rid of)\s+(?:(?:all|the|those|these|my|our|every|of|some|any|a|an|"
+            r"annoying|"
             r"little|tiny|damn|damned|bloody|stupid|remaining|last)\s+){0,3}(?:\w+\s+)?"
             r"(?:\w+'s\s+)?(?:weeds?|bacteria|germs?|"
             r"viruse?s?|mold|mould|pests?|bugs?|bed ?bugs?|aphids?|lice|louse|fleas?|ticks?|"
@@ -419,6 +421,21 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"monsters?|demons?|skeletons?|undead|vampires?|werewol(?:f|ves)|dungeon \w+|"
             r"(?:final|raid|world|mini-?) ?boss(?:es)?)\b",
             "defeat the creature",
+        ),
+        # Players named by their place in a team: "our keeper will eat your strikers alive",
+        # "we're going to destroy their defence".
+        (
+            r"\b(?:beat|beats|beating|beaten|destroy(?:s|ed|ing)?|crush(?:es|ed|ing)?|"
+            r"wreck(?:s|ed|ing)?|bur(?:y|ies|ied|ying)|eat(?:s|ing)?|ate|annihilat(?:e|es|ed|ing)|"
+            r"demolish(?:es|ed|ing)?|batter(?:s|ed|ing)?)\s+(?:your|their|the other team'?s|"
+            r"the opposing|the opposition'?s|his|her|our|my)\s+(?:\w+\s+)?(?:strikers?|keepers?|"
+            r"goalies?|goalkeepers?|goaltenders?|defen[cs]e|defenders?|midfield(?:ers)?|"
+            r"forwards?|backline|back line|back four|front line|front three|wingers?|"
+            r"full-?backs?|centre-?backs?|center-?backs?|pitchers?|batters?|batsmen|bowlers?|"
+            r"quarterbacks?|qbs?|linemen|offen[cs]e|point guards?|lineup|line-up|starting "
+            r"eleven|starting xi)\b(?:\s+alive)?(?![^.!?]*\b(?:real life|irl|for real|in person|"
+            r"after the (?:match|game)|outside|car park|parking lot)\b)",
+            "outplay the players",
         ),
         # Winning a game or a contest: "beat my brother at chess", "destroy you at Mario Kart".
         (
@@ -505,6 +522,65 @@ def benign_senses(normalized: str) -> str:
     for pattern, replacement in _BENIGN:
         text = pattern.sub(replacement or _neutralise, text)
     return text
+
+
+# A question of law about force used against an attacker: "If someone breaks in and I hit them
+# with a bat, could I be charged?", "If a burglar attacks me and I stab him, is that
+# self-defence?" (not "If I hit my wife with a bat, could I be charged?").
+_LEGAL_ASK = re.compile(
+    r"\b(?:could|can|would|will|might) i (?:be|get) (?:charged|arrested|sued|prosecuted|"
+    r"convicted|jailed|in trouble)\b|\bis (?:it|that|this) (?:still )?(?:legal|illegal|allowed|"
+    r"lawful|a crime|considered self[- ]defen[cs]e|self[- ]defen[cs]e)\b|\bcan i legally\b|"
+    r"\bam i (?:legally )?allowed to\b|\bwould (?:i|that) (?:go to (?:jail|prison)|be (?:legal|"
+    r"illegal|murder|manslaughter|self[- ]defen[cs]e|a crime))\b|\bwhat (?:are|is) the laws?\b|"
+    r"\bdoes (?:the law|self[- ]defen[cs]e|a stand your ground law) (?:allow|cover|protect)\b"
+)
+_AGGRESSOR = re.compile(
+    r"\b(?:break(?:s|ing)? in(?:to)?|broke in(?:to)?|intruders?|burglars?|robbers?|muggers?|"
+    r"home invaders?|(?:attack|assault|mug|rob)(?:s|ed|ing)? me|(?:comes?|came|lunges?|lunged) "
+    r"at me|(?:in|for|as) self[- ]defen[cs]e|threaten(?:s|ed)? me with|pulls? (?:a|his|her) "
+    r"(?:knife|gun) on me|tr(?:y|ies|ied) to (?:rob|rape|kill|stab|strangle) me)\b"
+)
+
+
+# Put as a case, not announced: "if ...", "can I legally ...", never "I'm going to shoot ...".
+_SUPPOSED = re.compile(
+    r"\b(?:if|when|suppose|supposing|hypothetically|in case|can i legally|am i (?:legally )?"
+    r"allowed to|is it legal to)\b"
+)
+_ANNOUNCED = re.compile(r"\bi(?:'ll| will|'m going to| am going to|'m gonna| am gonna|'d)\b")
+
+
+def asks_self_defence_law(text: str) -> bool:
+    """A question of what the law allows against an attacker, asked of force used on them as a
+    case ("if ..."), not announced ("I'm going to shoot the intruder, is that legal?")."""
+    return any(
+        s.rstrip().endswith("?")
+        and _LEGAL_ASK.search(s)
+        and _AGGRESSOR.search(s)
+        and _SUPPOSED.search(s)
+        and not _ANNOUNCED.search(s)
+        for s in sentences(text)
+    )
+
+
+# A question about a word, its sense, origin or reclaiming: "Why do some gay people call
+# themselves queer if it used to be an insult?", "Where does the word 'dyke' come from?".
+_ABOUT_A_WORD = re.compile(
+    r"\bcall(?:s|ing)? (?:themselves|ourselves|each other|one another)\b|\bthe (?:word|term|"
+    r"label|slur|n-word|f-word)\b|\bused to be (?:an? )?(?:insult|slur|offensive)|"
+    r"\breclaim(?:s|ed|ing)?\b|\bwhat does (?:the word )?\S+ mean\b|\bwhere does (?:the word )?"
+    r"\S+ come from\b|\borigins? of (?:the word|the term|the slur)\b"
+)
+
+
+def asks_about_a_word(sentence: str) -> bool:
+    """A question about a word, its sense or who may say it, that says nothing ill of anyone."""
+    return (
+        sentence.rstrip().endswith("?")
+        and _ABOUT_A_WORD.search(sentence) is not None
+        and not _speaks_ill(without_quotes(sentence))
+    )
 
 
 # --- Negation, support and quoting, per sentence ------------------------------------------
@@ -1612,10 +1688,48 @@ def without_denied_self_harm(sentence: str) -> str | None:
 TURN = re.compile(_TURN_WORDS)
 
 
+# Bigotry named and condemned: "ce racisme contre les musulmans me dégoûte", "Rassismus hat
+# hier keinen Platz", "el odio contra los gitanos es inaceptable"; and a claim said to be hate:
+# "dire que les juifs sont des parasites, c'est de la haine pure", "zu sagen, dass ... ist
+# rassistisch", "decir que ... es puro odio". A claim only called false is not among them:
+# "dire que les femmes sont égales est absurde" refutes no hostility.
+_FOREIGN_BIGOTRY = (
+    r"(?:racisme|haine|discrimination|islamophobie|antisemitisme|homophobie|transphobie|"
+    r"sexisme|xenophobie|rassismus|hass|hetze|diskriminierung|islamfeindlichkeit|"
+    r"antisemitismus|homophobie|sexismus|fremdenfeindlichkeit|racismo|discriminacion|"
+    r"islamofobia|antisemitismo|homofobia|transfobia|machismo|xenofobia)"
+)
+_FOREIGN_CONDEMNED = (
+    r"(?:raciste|haineu\w+|de la haine|(?:de la )?haine pure|odieu\w+|inacceptable|une honte|"
+    r"honteu\w+|degoutant|homophobe|sexiste|antisemite|islamophobe|transphobe|discriminatoire|"
+    r"me degoute|nous degoute|n'?a pas sa place|doit cesser|rassistisch|(?:purer )?hass|hetze|"
+    r"menschenverachtend|inakzeptabel|eine schande|widerlich|homophob|sexistisch|antisemitisch|"
+    r"diskriminierend|widert mich an|hat (?:hier )?keinen platz|muss aufhoren|racista|"
+    r"(?:puro )?odio|odios[oa]|inaceptable|una verguenza|homofob[oa]|sexista|antisemita|"
+    r"discriminatori[oa]|me da asco|no tiene cabida|tiene que acabar)"
+)
+_FOREIGN_COUNTER = re.compile(
+    rf"\b{_FOREIGN_BIGOTRY}\b[^.!?]{{0,60}}\b{_FOREIGN_CONDEMNED}(?!\w)|"
+    rf"\b(?:dire|pretendre|affirmer|penser|croire|zu sagen|zu behaupten|zu glauben|zu denken|"
+    rf"decir|afirmar|pensar|creer)\s*,?\s*(?:que|dass)\b[^.!?]{{3,140}}?[,;:]?\s*"
+    rf"(?:c'?est|c est|est|serait|ist|ware|es|seria)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}(?!\w)|"
+    rf"\b(?:c'?est|c est|es ist|es)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}\s+(?:de dire|zu sagen|"
+    rf"decir)\b|\b(?:arrete[zs]? de dire|hor(?:t)? auf zu sagen|deja(?:d)? de decir)\b"
+)
+
+
 def counter_speech(sentence: str) -> bool:
     """The sentence argues against hostility, and does not turn to it afterwards ("I don't
     hate anyone, but gays are vermin" denies nothing it goes on to say)."""
-    return _belief_told_off(sentence) or any(
+    return (
+        _belief_told_off(sentence)
+        or _FOREIGN_COUNTER.search(sentence) is not None
+        or _english_counter(sentence)
+    )
+
+
+def _english_counter(sentence: str) -> bool:
+    return any(
         _said_of_speech(sentence, m)
         and not _good_called_false(m.group(0))
         and not _turns_hostile(sentence, m.end())

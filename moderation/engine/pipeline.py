@@ -273,6 +273,8 @@ def _never(_text: str) -> bool:
 _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str], bool]], ...] = (
     # "Why can't gay people time travel?": what no one can do, asked of a group.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can, _never),
+    # "Why do some gay people call themselves queer?": a question about a word.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_about_a_word, _never),
     # "Is it true that gay people can't donate blood?": a question of fact about the rules.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow, _never),
     # "Why are women paid less than men?": why a group is wronged, asked, and nowhere called
@@ -284,6 +286,9 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HARASSMENT",), context.abuses_a_kind_of_conduct, _never),
     # "This printer is a useless piece of garbage": abuse of a thing, aimed at no one.
     (("HARASSMENT",), context.abuses_a_thing, _never),
+    # "If someone breaks in and I hit them with a bat, could I be charged?": the law on
+    # self-defence asked.
+    (("VIOLENCE",), context.asks_self_defence_law, _never),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
     (("VIOLENCE",), context.only_self_directed, _never),
     # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
@@ -469,10 +474,12 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # the hostility or argues against it ("I don't hate anyone for their religion") is
         # cleared: the words are about a group, not against it. So is a harassment flag whose
         # every carrying sentence calls "you" names only to deny them ("you're not stupid").
+        foreign = model.reads_foreign(normalized)
         for category in [c for c in flags if c in _STANCE_CATEGORIES]:
             carriers = parts.carriers(category, True, thresholds)
             if all(
                 context.supportive(c)
+                or (foreign and category != "VIOLENCE" and rules.foreign_supportive(c))
                 # "Women? I'd trust them with my life.": a group named as the topic says nothing.
                 or (len(carriers) < len(parts.raw) and _only_names_a_group(c))
                 or (category == "HATE_SPEECH" and parts.refuted_next(c))

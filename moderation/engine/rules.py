@@ -31,6 +31,7 @@ from .context import (
     NEGATION,
     NO_LESS_THAN,
     TURN,
+    asks_self_defence_law,
     banter,
     denied_before,
     denies_self_harm,
@@ -692,6 +693,16 @@ _ASSERTING_NEGATION = re.compile(
     r"be parents|raise (?:children|kids)|adopt)\b|"
     # "No sirven para": good for nothing, said of a group.
     r"\bno (?:sirven|valen) (?:para|nada)\b|"
+    # French, German and Spanish negations that assert: "ils ne sont que des parasites", "sind
+    # nichts als", "no son más que", "ne sont pas des humains", worth and respect denied.
+    r"\bne (?:sont|seront|serez|est|sera) (?:\w+ )?que\b|\bnichts (?:anderes |weiter )?als\b|"
+    r"\bno (?:son|es|eran) (?:\w+ )?mas que\b|"
+    r"\b(?:ne sont|n'?est) pas (?:des |de vrais |de vraies )?(?:etres )?humain\w*|"
+    r"\bsind keine (?:echten )?menschen\b|\bno son (?:seres )?(?:personas|humanos)\b|"
+    r"\bne meritent (?:pas|aucun|rien)\b(?! d'?etre)|"
+    r"\bverdienen (?:es )?(?:nicht|keinen|keine|kein)\b(?![^.!?]{0,40}\bzu werden\b)|"
+    r"\bno (?:se )?merecen\b(?! ser\b)|\bn'?ai (?:aucun|pas de|plus aucun) respect\b|"
+    r"\bhabe? (?:keinen|null) respekt\b|\bno (?:tengo|siento) (?:ningun )?respeto\b|"
     # Minimising: "wasn't that bad" says it was fine.
     r"\b(?:wasn'?t|was not|weren'?t|were not|isn'?t|is not|not)\s+(?:really\s+|even\s+|"
     r"actually\s+)?(?:that|so|all that)\s+bad\b|"
@@ -810,6 +821,15 @@ _UNFIT = re.compile(
     r"hysterical|irrational|weak|stupid|dumb|lazy|primitive|backward|violent|dirty|greedy|"
     r"savage|uncivili[sz]ed|inferior)(?: and (?:too )?\w+)? to\b"
 )
+# Force called for against a whole group: "lesbians need to be corrected by force",
+# "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
+# a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
+_FORCED_ON = re.compile(
+    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
+    r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
+    r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
+    r"(?:taught|given) a lesson)\b"
+)
 # Where a whole group is said to belong ("disabled people belong in a zoo", "women belong in
 # the kitchen"), and a whole group distrusted ("no black person can be trusted", "never trust
 # a Muslim").
@@ -877,7 +897,7 @@ def _hate_statement(normalized: str) -> bool:
             named = True
             if _not_denied(_PRAISE_DENIED, sentence) or _not_denied(_DISTRUSTED, sentence):
                 return True
-            for pattern in (_UNFIT, _BELONG_IN, _HATE_STATEMENT, _GROUP_SAID):
+            for pattern in (_UNFIT, _BELONG_IN, _FORCED_ON, _HATE_STATEMENT, _GROUP_SAID):
                 if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                     return True
             if any(
@@ -1002,6 +1022,16 @@ _DEATH_WISHED_ON_PEOPLE = re.compile(
     r"(?:all\s+|just\s+)?be\s+(?:all\s+)?(?:hanged|lynched|shot|executed|killed|murdered|"
     r"burn(?:ed|t) alive|beheaded|gassed|exterminated|strung up|put down|stoned to death|"
     r"beaten to death|put against a wall)\b"
+)
+# People hunted with weapons: "grab your rifles and go hunting for Democrats", "load up, time
+# to hunt down some liberals" (not deer, bargains, or engineers hired).
+_PEOPLE_HUNTED = re.compile(
+    rf"\bhunt(?:ing|ed)?\s+(?:for\s+|down\s+)?(?:some\s+|the\s+|all\s+(?:the\s+)?|every\s+)?"
+    rf"(?:\w+\s+)?(?:{_PEOPLE_PLURAL}|(?:{lexicon.IDENTITY_RE.pattern})s?)\b"
+)
+_ARMED = re.compile(
+    r"\b(?:rifles?|guns?|ammo|shotguns?|pistols?|pitchforks|machetes?|load up|locked and "
+    r"loaded|bullets|rounds|weapons?|ar-?15s?)\b"
 )
 # Someone else's violence against a person wished for: "it would be great if someone finally
 # put a bullet in my landlord".
@@ -1260,6 +1290,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     findings: list[Finding] = []
     not_serious = bool(_NOT_SERIOUS.search(normalized)) or jocular(normalized)
     negated = bool(_NEGATED.search(normalized))
+    self_defence = asks_self_defence_law(normalized)
     mass = _MASS_ATTACK.search(normalized) or _armed_attack(normalized)
     threat = (
         _THREAT.search(normalized)
@@ -1298,7 +1329,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
                     "Threatens an attack on a public place.",
                 )
             )
-    elif threat and not not_serious and not negated:
+    elif threat and not not_serious and not negated and not self_defence:
         if len(details) >= 2:
             findings.append(
                 Finding(
@@ -1323,7 +1354,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
             findings.append(
                 Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone.")
             )
-    elif _MILD_THREAT.search(normalized) and not not_serious and not negated:
+    elif _MILD_THREAT.search(normalized) and not not_serious and not negated and not self_defence:
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
         )
@@ -1333,6 +1364,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
         or _ARSON_CALLED.search(normalized)
         or _VIOLENT_FANTASY.search(normalized)
         or _FOREIGN_VIOLENCE_CALLED.search(normalized)
+        or (_ARMED.search(normalized) and _PEOPLE_HUNTED.search(normalized))
     )
     if not findings and death_wished and not denied_before(normalized, death_wished.start()):
         findings.append(
@@ -1569,6 +1601,22 @@ _BRIGADING = re.compile(
 )
 
 
+# A promise to make someone's life a misery: "we're going to make your life a living hell",
+# "on va créer un groupe pour te pourrir la vie", "wir machen dir das Leben zur Hölle",
+# "vamos a hacerte la vida imposible" (the speaker's own doing; not "this job is making my
+# life hell", nor "ne laisse personne te pourrir la vie").
+_TORMENT = re.compile(
+    r"\b(?:i|we)\s*(?:'ll|will|'m going to|'re going to|am going to|are going to|are gonna|"
+    r"'re gonna|'m gonna|am gonna)\s+(?:\w+\s+){0,2}?make\s+(?:your|ur)\s+(?:\w+\s+)?life\s+"
+    r"(?:a\s+)?(?:living hell|hell|misery|miserable|nightmare|unbearable)\b|"
+    r"\b(?:je|j'|on|nous)\b[^.!?]{0,50}\b(?:te|vous) (?:pourrir|gacher|empoisonner) la vie\b|"
+    r"\b(?:je|on|nous) (?:vais|va|allons) faire de (?:ta|votre) vie un (?:enfer|cauchemar)\b|"
+    r"\b(?:ich|wir)\b[^.!?]{0,50}\b(?:dir|euch) das leben (?:zur (?:holle|qual)|schwer)\b|"
+    r"\b(?:voy|vamos|van) a (?:\w+ )?(?:hacerte|haceros|amargarte) la vida\b|"
+    r"\bte (?:voy|vamos) a (?:hacer|amargar) la vida\b"
+)
+
+
 def detect_intimidation(normalized: str) -> list[Finding]:
     """Threats made by what the writer knows, holds or will expose, threats put as hints, and
     violence wished on someone."""
@@ -1576,14 +1624,14 @@ def detect_intimidation(normalized: str) -> list[Finding]:
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
     if any(_VEILED_THREAT.search(s) for s in said):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
-    if any(_STALKING.search(s) or _BRIGADING.search(s) for s in said):
+    if any(_STALKING.search(s) or _BRIGADING.search(s) or _TORMENT.search(s) for s in said):
         return [
             Finding(
                 "HARASSMENT",
                 ("HARASSMENT", "INTIMIDATION"),
                 "HIGH",
                 0.85,
-                "Tells someone they are being followed or watched.",
+                "Tells someone they are being followed, watched or will be tormented.",
             )
         ]
     if any(
@@ -1659,7 +1707,17 @@ _PRAISE = re.compile(
 _PRAISE_OF_NAMED = re.compile(
     r"\b(?:do it again|finish(?:ed)? the job|follow(?:ed)? (?:his|their|\w+'s) (?:example|lead)|"
     r"deserves? a statue|"
-    r"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie)\b"
+    r"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie|"
+    # Toasts and titles: "every year on the anniversary of the Utøya massacre I raise a glass",
+    # "flawless execution", "saint of the century: the guy who drove the truck into the crowd".
+    r"raise (?:a|my|our) glass|(?:a )?toast to|cheers to|flawless execution|perfectly executed|"
+    r"saint of the (?:century|decade|year)|(?:what an?|absolute|an absolute) (?:legend|hero|king)"
+    r")\b"
+)
+# Those the toast is for: "I raise a glass to the victims of the Utøya massacre".
+_MOURNED = re.compile(
+    r"\b(?:victims?|survivors?|in memory|memorial|mourn\w*|remember(?:ing)? the|first "
+    r"responders|firefighters|rescuers|condolences|rest in peace|rip|heroes who|police who)\b"
 )
 # Mass attacks and their perpetrators praised: "Columbine was iconic, those two were legends",
 # "the shooter did more for his country than any politician".
@@ -1674,7 +1732,10 @@ _ATTACK = (
 )
 _PERPETRATORS = (
     r"(?:those two|the (?:\w+ )?(?:shooters?|bombers?|killers?|gunm[ae]n|attackers?|"
-    r"terrorists?|hijackers?))"
+    r"terrorists?|hijackers?)|(?:guy|man|woman|kid|dude|person|one|lad|bloke) who (?:drove|shot|"
+    r"bombed|stabbed|killed|gunned|mowed|blew up|attacked|massacred|murdered)\b(?:\s+\w+){0,5}?"
+    r"\s+(?:crowds?|people|mosques?|churche?s?|synagogues?|schools?|kids|children|worshippers|"
+    r"concerts?|festivals?|markets?|malls?|clubs?|students|shoppers|pedestrians|civilians))"
 )
 _ATTACK_PRAISE = re.compile(
     rf"\b{_ATTACK}(?: attack| shooting| bombing| massacre)?\s+(?:was|is|were)\s+"
@@ -1744,6 +1805,7 @@ def detect_extremism(normalized: str) -> list[Finding]:
         _PRAISE.search(normalized)
         or (
             _PRAISE_OF_NAMED.search(normalized) is not None
+            and not _MOURNED.search(normalized)
             and (
                 _ENTITY_NAMED.search(normalized) is not None
                 or _EXTREMIST_CAUSE.search(normalized) is not None
@@ -3601,7 +3663,11 @@ _FOREIGN_GROUP = (
     r"frauen|zigeuner|judios|musulmanes|negros|inmigrantes|migrantes|refugiados|extranjeros|"
     r"homosexuales|mujeres|gitanos|handicapes|homos|pedes|gouines|tapettes|bougnoules|negres|"
     r"youpins|bicots|behinderte\w*|schwule|kanaken|neger|schwuchteln|moslems|sudacas|maricones|"
-    r"moros|discapacitados|panchitos|negratas|bolleras|mariquitas)"
+    r"moros|discapacitados|panchitos|negratas|bolleras|mariquitas|einwanderer|zuwanderer|"
+    r"asylanten|asylbewerber|immigranten|transmenschen|transleute|transfrauen|homosexuelle|"
+    r"juives|immigrees|etrangeres|refugiees|asiatiques|asiaten|asiaticos|chinois|chinesen|"
+    r"tsiganes|gitans|mexicains|mexikaner|mexicanos|africains|afrikaner|africanos|turcs|"
+    r"turken|turcos|personnes trans|personas trans|lesbianas|transexuales)"
 )
 # Intimate pictures demanded or held over someone, in French, German and Spanish: "envoie-moi
 # des photos nue ou je montre tout à tes parents", "ich hab deine Nacktbilder noch, wenn du
@@ -3632,10 +3698,55 @@ _FOREIGN_DEHUMAN = (
     r"malades mentaux|pervers|terroristes|inferieurs|primitifs|des boulets|krank|minderwertig|"
     r"unnutze esser|primitiv\w*|terroristen|enfermos|perversos|inferiores|primitivos|"
     r"terroristas|asquerosos|plaga|moins intelligents|weniger intelligent|menos inteligentes|"
-    r"como (?:monos|animales|ratas)|wie (?:affen|tiere|ratten)|comme des (?:singes|animaux|rats))"
+    r"como (?:monos|animales|ratas)|wie (?:affen|tiere|ratten)|comme des (?:singes|animaux|rats)|"
+    r"inferieure?s|unterlegen|pas des (?:etres )?humains|degoutants|repugnants|ekelhaft|widerlich|"
+    r"abstossend|repugnantes)"
+)
+# Crimes imputed to a whole group, right after its verb: "les noirs sont tous des criminels",
+# "Schwarze sind alle Kriminelle", "los negros son todos criminales" (not "victimes de
+# violeurs", where the crime is done to them).
+_FOREIGN_CRIMINALS = (
+    r"(?:criminels|delinquants|voleurs|violeurs|voyous|kriminell\w*|verbrecher|diebe|"
+    r"vergewaltiger|messerstecher|criminales|delincuentes|ladrones|violadores)"
+)
+# Death called for in the passive: "tous les immigrés devraient être pendus", "alle
+# Einwanderer sollten aufgehängt werden", "deberían ser ahorcados", or to die.
+_FOREIGN_DEATH = (
+    r"(?:pendu\w*|fusille\w*|gaze(?:e|s|es)?|tue(?:e|s|es)?|extermine\w*|brule(?:e|s|es)?|"
+    r"elimine(?:e|s|es)?|abattu\w*|mourir|crever|disparaitre|aufgehangt|erhangt|erschossen|"
+    r"vergast|getotet|ausgerottet|verbrannt|eliminiert|vernichtet|sterben|verrecken|"
+    r"verschwinden|ahorcad[oa]s|colgad[oa]s|fusilad[oa]s|gasead[oa]s|asesinad[oa]s|"
+    r"exterminad[oa]s|quemad[oa]s|eliminad[oa]s|matad[oa]s|morir|morirse|desaparecer)"
+)
+# Worth denied to a group (the negation is read as asserting, `_ASSERTING_NEGATION`): "les
+# musulmans ne méritent pas de vivre", "Behinderte verdienen keinen Respekt", "los
+# discapacitados no merecen respeto" (not "ne méritent pas d'être maltraités").
+_FOREIGN_WORTH = (
+    r"(?:ne meritent (?:pas (?:de vivre|d'?exister|le respect|de respect|les memes droits|"
+    r"de droits|la vie|d'?etre respecte\w*)|aucun respect|rien)|"
+    r"verdienen (?:es )?(?:keinen respekt|keine (?:rechte|achtung)|nicht (?:zu leben|zu "
+    r"existieren)|kein leben|nichts)|"
+    r"no (?:se )?merecen (?:ningun respeto|respeto|vivir|existir|derechos|los mismos derechos|"
+    r"nada|la vida))"
 )
 _FOREIGN_HATE = re.compile(
     rf"\b(?:mort aux|tod den|muerte a (?:los|las)?)\s*{_FOREIGN_GROUP}\b|"
+    # Disgust at a group: "les musulmans me dégoûtent", "Muslime widern mich an", "los
+    # musulmanes me dan asco", "ich ekle mich vor Juden".
+    rf"\b{_FOREIGN_GROUP}\s+(?:me|nous)\s+(?:degoutent|repugnent|ecoeurent|font (?:vomir|gerber|"
+    rf"horreur))\b|\b{_FOREIGN_GROUP}\s+(?:widern|ekeln|kotzen)\s+mich\s+(?:\w+\s+)?an\b|"
+    rf"\bich (?:ekle|ekel) mich vor {_FOREIGN_GROUP}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+me\s+(?:dan|causan|producen)\s+(?:\w+\s+)?(?:asco|nauseas|grima)\b|"
+    rf"\b{_FOREIGN_GROUP}\s+me\s+repugnan\b|\bme (?:dan|da) asco (?:los|las|todos los)\s+"
+    rf"{_FOREIGN_GROUP}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+(?:sont|sind|son)\s+(?:(?:tous|toutes|alle|todos|todas|nur|que|"
+    rf"solo|juste|des|de|que des|nichts als)\s+){{0,3}}{_FOREIGN_CRIMINALS}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+(?:devraient|doivent|meritent de|sollten|mussten|muessen|mussen|"
+    rf"verdienen es|gehoren|deberian|deben|merecen)\s+(?:\w+\s+){{0,3}}?{_FOREIGN_DEATH}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+{_FOREIGN_WORTH}|"
+    rf"\b(?:je n'?ai (?:aucun|pas de|plus aucun) respect pour|ich habe? (?:keinen|null) "
+    rf"respekt (?:vor|fur)|no (?:tengo|siento) (?:ningun )?respeto (?:por|hacia|a))\s+"
+    rf"{_FOREIGN_GROUP}\b|"
     rf"\b(?:il faut|on doit|man (?:sollte|muss)|hay que|deberiamos)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:tuer|exterminer|gazer|deporter|toten|vergasen|ausrotten|abschieben|matar|exterminar|"
     rf"deportar|quemar)\s+(?:a\s+)?{_FOREIGN_GROUP}\b|"
@@ -3670,17 +3781,29 @@ _FOREIGN_HATE = re.compile(
 _FOREIGN_INSULT = re.compile(
     # "you are a ...", "you ...", "you piece of ..." followed by an insult within two words.
     r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)|eres|sois|pedazo de|vaya|pinche|"
-    r"maldito|maldita)\s+(?:[\w']+\s+){0,2}?(?:connard|connasse|salope|pute|encule|batard|"
+    r"maldito|maldita)\s+(?:[\w']+\s+){0,3}?(?:connard|connasse|salope|pute|encule|batard|"
     r"abruti|debile|idiot|merde|dechets?|pathetique|minable|bouffon(?:ne)?|laideron|pouffiasse|"
     r"grosse vache|arschloch|hurensohn|wichser|schlampe|fotze|vollidiot|missgeburt|penner|"
     r"versager|abschaum|spast|fette sau|hijo de puta|puta barata|puta|cabron|pendejo|"
     r"gilipollas|imbecil|idiota|estupido|estupida|mierda|zorra|perra|pringad[oa]|asquerosa?|"
     r"cerda|guarra|subnormal)\b|"
-    r"\bdu\s+(?:\w+\s+){0,2}?(?:missgeburt|versager|arschloch|hurensohn|wichser|schlampe|"
+    r"\bdu\s+(?:\w+\s+){0,3}?(?:missgeburt|versager|arschloch|hurensohn|wichser|schlampe|"
     r"fotze|vollidiot|spast|abschaum|(?:fette|hassliche|dumme|blode) (?:kuh|sau))\b|"
     r"\b(?:ta gueule|ferme ta gueule|nique ta mere|fils de pute|va te faire foutre|"
     r"fick dich|verpiss dich|halt die fresse|hurensohn|du lappen|vete a la mierda|hijo de puta|"
-    r"chinga tu madre|que te jodan|callate la boca)\b"
+    r"chinga tu madre|que te jodan|callate la boca)\b|"
+    # Called ugly, useless or worse to one's face: "eres la más fea y la más tonta", "du bist
+    # so hässlich", "t'es vraiment nulle" (not "eres la más guapa", "du bist nicht nutzlos").
+    r"(?<!no )\b(?:t'es|tu es|du bist|ihr seid|eres|sois)\s+(?:(?:vraiment|trop|tellement|si|"
+    r"so|echt|voll|total|wirklich|la|el|lo|mas|muy|tan|un|una|ein|eine|einfach|juste)\s+){0,3}"
+    r"(?:moche|nulle?(?! (?:au|aux|en|a|dans)\b)|inutile|degueulasse|pathetique|repugnante?|"
+    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|inutil|"
+    r"patetic[ao]|asqueros[ao]|estupid[ao])\b|"
+    # An insult as the first word, said to someone: "Puta barata, lárgate de mi canal".
+    r"(?:^|[.!?]\s+)(?:sale |espece de |du |pinche |maldit[ao] )?(?:puta barata|puta|zorra|"
+    r"perra|gilipollas|imbecil|idiota|pendejo|cabron|connard|connasse|salope|pute|encule|batard|"
+    r"abruti|pouffiasse|arschloch|hurensohn|wichser|schlampe|fotze|vollidiot|missgeburt|spast)"
+    r"\s*[,!]"
 )
 
 # Requests for help to hurt someone: a way of asking, an act of harm, and a person or a
@@ -3734,6 +3857,46 @@ def _asks_foreign_harm(sentence: str) -> bool:
         and _FOREIGN_HARM_ACTED.search(sentence, asked.start())
         and _FOREIGN_AIMED.search(sentence, asked.start())
     )
+
+
+# Hostile words in French, German and Spanish, beside the vermin words and insults above: hate
+# verbs, vices, a group told to leave, violence. Crimes named are not among them: "victimes de
+# violeurs" is said for a group, "sont tous des criminels" (`_FOREIGN_HATE`) against it.
+_FOREIGN_HOSTILE = re.compile(
+    rf"\b(?:{_FOREIGN_DEHUMAN}|{_FOREIGN_DEATH}|deteste\w*|hais|haissons|hasse|hassen|"
+    r"verabscheue\w*|odio|odiamos|sales|salauds?|degueulasses?|paresseu\w+|stupides?|betes|"
+    r"cons|connes|dangereu\w+|violents?|faul\w*|dumm\w*|dreckig\w*|gefahrlich\w*|"
+    r"gewalttatig\w*|vag[oa]s|suci[oa]s|estupid[oa]s|tont[oa]s|peligros[oa]s|violent[oa]s|"
+    r"(?<!de )(?<!d')(?<!par )(?<!von )(?<!por )(?<!vor )"
+    rf"{_FOREIGN_CRIMINALS}|dehors|raus|fuera|degagez|verschwindet|largaos|maltrait\w*|"
+    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|toten|matar|"
+    r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
+)
+# Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.
+_FOREIGN_KIND = re.compile(
+    r"\b(?:respect\w*|droits?|egalite|egaux|egales|bienvenue|bienvenus|accueilli\w*|"
+    r"protege\w*|soutenir|soutien|aime\w*|adore\w*|victimes?|autant que|les memes droits|"
+    r"fiers?|fieres?|respekt\w*|rechte|gleichberechtig\w*|gleich\w*|willkommen|schutz\w*|"
+    r"unterstutz\w*|liebe\w*|opfer|stolz\w*|respeto|respetad[oa]s|derechos|igualdad|iguales|"
+    r"bienvenid[oa]s|proteg\w*|apoy\w*|quiero|amo|victimas?|lo mismo que|orgullos[oa]s|"
+    r"merecen respeto|meritent le respect|verdienen respekt)\b"
+)
+
+
+def foreign_supportive(sentence: str) -> bool:
+    """A French, German or Spanish sentence that asserts no hate form and denies every hostile
+    word it holds ("les immigrés ne sont pas des criminels", "Frauen sind Männern nicht
+    unterlegen") or, holding none, speaks kindly of people ("los inmigrantes deberían ser
+    tratados con respeto"), and asserts no hate form. The learned foreign heads read a group's
+    name as hate; this is the English `context.supportive` for those languages."""
+    if any(_asserted(sentence, m) for m in _FOREIGN_HATE.finditer(sentence)):
+        return False
+    if _ASSERTING_NEGATION.search(sentence) or _FOREIGN_INSULT.search(sentence):
+        return False  # "ne sont que des ...", "verdienen keinen Respekt": asserted
+    hostile = list(_FOREIGN_HOSTILE.finditer(sentence))
+    if hostile:
+        return all(negated_before(sentence, m.start()) for m in hostile)
+    return any(not denied_before(sentence, m.start()) for m in _FOREIGN_KIND.finditer(sentence))
 
 
 # The detectors of `meaning_rules`, in order, each with the categories it can find: asked

@@ -125,7 +125,8 @@ def test_the_artifact_round_trips_the_foreign_path(tmp_path) -> None:
 # Unsafe texts in the three languages that no rule reads: the engine flagged none of them
 # before the foreign path, and flags each with it.
 UNFLAGGED_BEFORE = [
-    ("Franchement tu es trop moche et trop bête, tout le monde au lycée se moque de toi.", None),
+    # ("Tu es trop moche et trop bête" is now read by the French insult rule too.)
+    ("Franchement ta tête me donne envie de vomir, tout le monde au lycée se moque de toi.", None),
     ("Les gens comme toi devraient disparaître, tu pollues l'air qu'on respire.", None),
     ("Leute wie du sollten einfach verschwinden, du bist eine Schande für alle.", None),
     (
