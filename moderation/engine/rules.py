@@ -884,13 +884,22 @@ def _sneered_at(sentence: str) -> bool:
 
 
 def _hate_statement(normalized: str) -> bool:
-    named = False
+    named = foreign_named = False
     for sentence in sentences(normalized):
         if _HATE_CALL.search(sentence) or _sneered_at(sentence):
             return True
         for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK):
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
+        # "J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "Juden?
+        # Das sind Ratten.": a group named, then vermin words said of "them".
+        found_foreign = _FOREIGN_NAMED.search(sentence)
+        foreign_named = foreign_named or found_foreign is not None
+        if foreign_named and any(
+            _asserted(sentence, m)
+            for m in _FOREIGN_THEY.finditer(sentence, found_foreign.end() if found_foreign else 0)
+        ):
+            return True
         found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)
         if found:
             # Every pattern below names a group: a sentence that names none skips them all.
@@ -3700,7 +3709,9 @@ _FOREIGN_DEHUMAN = (
     r"terroristas|asquerosos|plaga|moins intelligents|weniger intelligent|menos inteligentes|"
     r"como (?:monos|animales|ratas)|wie (?:affen|tiere|ratten)|comme des (?:singes|animaux|rats)|"
     r"inferieure?s|unterlegen|pas des (?:etres )?humains|degoutants|repugnants|ekelhaft|widerlich|"
-    r"abstossend|repugnantes)"
+    r"abstossend|repugnantes|putes|salopes|chiennes|connasses|monstres|ordures|schlampen|huren|"
+    r"fotzen|monster|bestien|putas|zorras|perras|monstruos|bestias|(?:de la |la |die |una )?"
+    r"merde|scheisse|mierda)"
 )
 # Crimes imputed to a whole group, right after its verb: "les noirs sont tous des criminels",
 # "Schwarze sind alle Kriminelle", "los negros son todos criminales" (not "victimes de
@@ -3729,8 +3740,41 @@ _FOREIGN_WORTH = (
     r"no (?:se )?merecen (?:ningun respeto|respeto|vivir|existir|derechos|los mismos derechos|"
     r"nada|la vida))"
 )
+# A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
+_FOREIGN_NAMED = re.compile(
+    rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
+    r"juif|juive|arabe|noir|noire|immigre\w*|migrant\w*|refugie\w*|gay|lesbienne|trans|rom|"
+    r"muslim\w*|jude|juden|judin|araber\w*|schwarze[nr]?|auslander\w*|fluchtling\w*|"
+    r"schwule[nr]?|lesbe|judio|judia|negro|negra|inmigrante|refugiad[oa]|gitan[oa])\b"
+)
+# Vermin words said of "them": "ils sont tous pareils, des terroristes", "das sind Ratten",
+# "son ratas" (Spanish, at the start of a sentence: French "son" is "his").
+_FOREIGN_THEY = re.compile(
+    rf"(?:\b(?:ils|elles|ce sont|c'est|sie sind|die sind|das sind|sind (?:alle|doch)|ellos son|"
+    rf"ellas son|son todos|son todas|sont tous|sont toutes)\b|^\W*son\b)[^.!?]{{0,30}}?"
+    rf"\b{_FOREIGN_DEHUMAN}(?!\w)"
+)
 _FOREIGN_HATE = re.compile(
     rf"\b(?:mort aux|tod den|muerte a (?:los|las)?)\s*{_FOREIGN_GROUP}\b|"
+    # A swear word or "dirty" before a group: "diese scheiß Muslime", "estos putos musulmanes",
+    # "ces putains de musulmans", "sales arabes".
+    rf"\b(?:scheiss|dreckige?n?|verdammte?n?|putos|putas|malditos|malditas|putains? de|"
+    rf"sales|foutus|saloperies? de)\s+{_FOREIGN_GROUP}\b|"
+    # A group ruining the country: "diese Muslime zerstören unser Land".
+    rf"\b{_FOREIGN_GROUP}\b[^.!?]{{0,30}}\b(?:detruisent|ruinent|envahissent|pourrissent|"
+    rf"zerstoren|ruinieren|uberfluten|verseuchen|destruyen|destruyendo|arruinan|arruinando|"
+    rf"invaden|invadiendo)\s+(?:\w+\s+)?(?:pays|nation|culture|ville|quartier|land|volk|kultur|"
+    rf"stadt|heimat|pais|nacion|cultura|ciudad|barrio)\b|"
+    # Members of a group to be killed: "je vais buter tous les arabes", "ich werde alle Juden
+    # in meiner Straße abstechen", "voy a apuñalar a todos los judíos".
+    rf"\b(?:je vais|on va|nous allons|je veux)\s+(?:\w+\s+){{0,2}}?(?:tuer|buter|flinguer|"
+    rf"egorger|poignarder|bruler|gazer|massacrer|lyncher|descendre)\s+(?:tous |toutes )?"
+    rf"{_FOREIGN_GROUP}\b|"
+    rf"\b(?:ich|wir) (?:werde|werden|will|wollen|gehe|gehen)\b[^.!?]{{0,20}}\b{_FOREIGN_GROUP}\b"
+    rf"[^.!?]{{0,40}}\b(?:abstechen|umbringen|toten|erschiessen|abknallen|vergasen|verbrennen|"
+    rf"aufhangen|erstechen|abschlachten|ausrotten|lynchen|totschlagen)\b|"
+    rf"\b(?:voy|vamos) a (?:\w+\s+)?(?:matar|apunalar|acuchillar|quemar|fusilar|masacrar|"
+    rf"linchar|ahorcar|gasear|exterminar|disparar)\s+(?:a\s+)?(?:todos |todas )?{_FOREIGN_GROUP}\b|"
     # Disgust at a group: "les musulmans me dégoûtent", "Muslime widern mich an", "los
     # musulmanes me dan asco", "ich ekle mich vor Juden".
     rf"\b{_FOREIGN_GROUP}\s+(?:me|nous)\s+(?:degoutent|repugnent|ecoeurent|font (?:vomir|gerber|"

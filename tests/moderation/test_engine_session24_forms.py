@@ -5,7 +5,9 @@ In French, German and Spanish: disgust at a group ("les musulmans me dégoûtent
 imputed to a whole group ("Schwarze sind alle Kriminelle"), death called for in the passive
 ("alle Einwanderer sollten aufgehängt werden"), worth and respect denied ("los discapacitados
 no merecen respeto", "je n'ai aucun respect pour les handicapés"), inferiority ("Frauen sind
-Männern unterlegen") and negations that assert ("ne sont que des parasites") are hate; a
+Männern unterlegen"), swear words and vermin words said of a group or of "them" after it is
+named ("diese scheiß Muslime", "Juden? Das sind Ratten."), a group ruining the country, its
+members to be killed, and negations that assert ("ne sont que des parasites") are hate; a
 sentence that denies every hostile word it holds ("les immigrés ne sont pas des criminels"),
 speaks kindly of a group ("deberían ser tratados con respeto"), pities its hardship ("victimes
 de violeurs") or condemns a hateful claim ("dire que ... c'est de la haine pure", "el racismo
@@ -62,6 +64,15 @@ from moderation.engine.rules import foreign_supportive
         "Les immigrés devraient être mieux accueillis.",
         "Ich ekle mich vor Spinnen.",
         "Me dan asco los racistas.",
+        "Les homosexuels sont normaux.",
+        "Schwule sind ganz normale Menschen.",
+        "Los políticos son todos unos corruptos.",
+        "J'ai rencontré un musulman hier. Il était très gentil.",
+        "J'ai un voisin juif. Ils sont tous pareils, des gens adorables.",
+        "Die Muslime in meiner Straße? Das sind tolle Nachbarn.",
+        "¿Los gitanos? Son mis mejores amigos.",
+        "Son frère est un monstre.",
+        "Ils ne sont pas des monstres, ce sont des réfugiés.",
         # Kind words and denials said to someone.
         "Du bist so ein guter Freund, danke.",
         "Du bist nicht nutzlos, du bist wertvoll.",
@@ -129,6 +140,16 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("Les roms ne sont pas des humains, c'est de la vermine.", "HATE_SPEECH"),
         ("Les noirs sont des singes, c'est raciste mais c'est vrai.", "HATE_SPEECH"),
         ("Odio a los judíos, me dan asco.", "HATE_SPEECH"),
+        ("Les femmes sont des putes.", "HATE_SPEECH"),
+        ("Frauen sind Schlampen.", "HATE_SPEECH"),
+        ("Las mujeres son unas putas.", "HATE_SPEECH"),
+        ("Los trans son monstruos.", "HATE_SPEECH"),
+        ("Diese scheiß Muslime zerstören unser Land.", "HATE_SPEECH"),
+        ("Estos putos musulmanes están destruyendo nuestro país.", "HATE_SPEECH"),
+        ("Ich werde alle Juden in meiner Straße abstechen.", "HATE_SPEECH"),
+        ("J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "HATE_SPEECH"),
+        ("Juden? Das sind Ratten.", "HATE_SPEECH"),
+        ("¿Los judíos? Son ratas.", "HATE_SPEECH"),
         # Insults and torment said to someone.
         ("Du bist so ein nutzloser Versager, selbst deine Eltern bereuen es.", "HARASSMENT"),
         ("Du bist ein echt erbärmlicher kleiner Wichser", "HARASSMENT"),
