@@ -698,7 +698,8 @@ _CONDEMNED = (
     r"harmful|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|false|a lie|lies|pathetic|"
     r"cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|bigotry|racism|sexism|"
     r"homophobia|transphobia|ableism|hate|hatred|absurd|ridiculous|untrue|baseless|debunked|"
-    r"rubbish|propaganda)"
+    r"rubbish|propaganda|sexist|homophobic|transphobic|antisemitic|anti-semitic|islamophobic|"
+    r"misogynistic|misogynist|xenophobic|ableist|discriminatory|prejudiced|dehumani[sz]ing)"
 )
 _BIGOTED = (
     r"(?:hurtful|harmful|racist|hateful|offensive|bigoted|antisemitic|anti-semitic|islamophobic|"
@@ -1728,10 +1729,33 @@ def counter_speech(sentence: str) -> bool:
     )
 
 
+# A kind claim doubted: "I don't think Muslims deserve respect", "I don't believe gay people
+# are normal" deny the kindness, not hostility (not "I don't think it's okay to mock them").
+_DOUBTING = re.compile(
+    r"\bi (?:don'?t|do not|never|would never|will never|'d never|wouldn'?t ever) (?:think|"
+    r"believe|agree)$"
+)
+_KIND_CLAIM = re.compile(
+    r"\b(?:deserves? (?:any |the same |equal )?(?:respect|rights|to live|to exist|a voice|dignity|"
+    r"freedom|kindness|to be here)|should (?:have|get|be given) (?:the same |equal )?rights)\b|"
+    r"^\s*(?:that\s+)?(?!(?:it|that|this|there)\b)\w+(?:\s+\w+)?\s+(?:are|is|should be)\s+"
+    r"(?:\w+\s+)?(?:normal|natural|equal|equals|human|humans|people too|valid|smart|capable|decent|"
+    r"innocent|peaceful|harmless|welcome|intelligent)\b"
+)
+
+
+def _kind_claim_doubted(sentence: str, match: re.Match[str]) -> bool:
+    if not _DOUBTING.search(match.group(0)):
+        return False
+    rest = sentence[match.end() :]
+    return _KIND_CLAIM.search(rest) is not None and not _speaks_ill(rest)
+
+
 def _english_counter(sentence: str) -> bool:
     return any(
         _said_of_speech(sentence, m)
         and not _good_called_false(m.group(0))
+        and not _kind_claim_doubted(sentence, m)
         and not _turns_hostile(sentence, m.end())
         and not _CONCEDED.search(sentence, m.end())
         for m in _COUNTER.finditer(sentence)

@@ -883,9 +883,56 @@ def _sneered_at(sentence: str) -> bool:
     return any(GROUP_WORDS.search(m.group("who")) for m in _SNEER.finditer(sentence))
 
 
+# Negations that carry the claim rather than deny it: "I don't think Muslims deserve respect"
+# (a doubt that denies the worth), "women can't think logically", "why aren't women able to
+# think logically?" (an inability imputed to a whole group).
+_DOUBTED_WORTH = re.compile(
+    rf"\bi (?:don'?t|do not) (?:think|believe|feel) (?:that )?{_WHOLE}{_GROUP}\s+(?:deserve|"
+    r"should (?:have|get|be given|be allowed))\s+(?:any |the same |equal )?(?:respect|rights|"
+    r"to live|to exist|equal rights|a voice|to vote|dignity|freedom|kindness|to be here)\b"
+)
+_UNABLE = re.compile(
+    rf"(?:\bwhy (?:aren'?t|are not|can'?t|cannot|don'?t|do not) {_WHOLE}{_GROUP}|"
+    rf"{_WHOLE}{_GROUP}\s+"
+    r"(?:can'?t|cannot|are (?:not|incapable of|unable to)|aren'?t|never|don'?t|do not))\s+"
+    r"(?:(?:able to|capable of|smart enough to|intelligent enough to|clever enough to|even|"
+    r"ever|really)\s+)*(?:think\w*|reason\w*)\s+(?:logically|rationally|clearly|properly|for "
+    r"themselves|straight|like (?:adults|humans|normal people))\b"
+)
+# "Every immigrant is a criminal" said as "all immigrants are criminals", so that what is said
+# of a whole group reads the same however it is quantified.
+_EVERY_ONE = re.compile(
+    r"\b(?:every|each|any)\s+(?:single\s+)?(?P<who>\w+(?:\s+(?:man|woman|person|guy|girl))?)\s+"
+    r"(?:is|was)\s+(?:(?P<article>an?)\s+(?P<what>\w+))?"
+)
+_IRREGULAR_PLURAL = {"man": "men", "woman": "women", "person": "people", "guy": "guys"}
+
+
+def _plural(word: str) -> str:
+    head, _, last = word.rpartition(" ")
+    last = _IRREGULAR_PLURAL.get(last, last if last.endswith("s") else last + "s")
+    return f"{head} {last}" if head else last
+
+
+# The same asked as a negative question, which asserts it: "Isn't every immigrant a criminal?".
+_NOT_EVERY_ONE = re.compile(
+    r"^\W*(?:isn'?t|wasn'?t)\s+(?:every|each|any)\s+(?:single\s+)?(?P<who>\w+(?:\s+(?:man|"
+    r"woman|person|guy|girl))?)\s+(?P<article>an?)\s+(?P<what>\w+)"
+)
+
+
+def _as_plural(sentence: str) -> str:
+    def said_of_all(m: re.Match[str]) -> str:
+        what = f" {_plural(m.group('what'))}" if m.group("article") else ""
+        return f"all {_plural(m.group('who'))} are{what}"
+
+    return _EVERY_ONE.sub(said_of_all, _NOT_EVERY_ONE.sub(said_of_all, sentence))
+
+
 def _hate_statement(normalized: str) -> bool:
     named = foreign_named = False
-    for sentence in sentences(normalized):
+    for raw in sentences(normalized):
+        sentence = _as_plural(raw)
         if _HATE_CALL.search(sentence) or _sneered_at(sentence):
             return True
         for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK):
@@ -905,6 +952,8 @@ def _hate_statement(normalized: str) -> bool:
             # Every pattern below names a group: a sentence that names none skips them all.
             named = True
             if _not_denied(_PRAISE_DENIED, sentence) or _not_denied(_DISTRUSTED, sentence):
+                return True
+            if _DOUBTED_WORTH.search(sentence) or _UNABLE.search(sentence):
                 return True
             for pattern in (_UNFIT, _BELONG_IN, _FORCED_ON, _HATE_STATEMENT, _GROUP_SAID):
                 if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
@@ -1194,6 +1243,19 @@ _MASS_ATTACK = re.compile(
     rf"(?:{_I_WILL}|{_CALLER})(?:bomb|firebomb|torch|blow up|shoot up|attack|massacre|gas|"
     rf"burn down|set fire to|"
     rf"drive (?:a|my) (?:truck|car|van) into|open fire (?:at|on|in)|kill everyone (?:at|in))\s+"
+    rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b|"
+    # Fire thrown at a building: "I want to throw a Molotov cocktail through the window of the
+    # mosque".
+    rf"(?:{_I_WILL}|{_CALLER})(?:throw|toss|lob|chuck)\s+(?:a |an |some )?(?:molotovs?(?: "
+    rf"cocktails?)?|firebombs?|petrol bombs?|fire ?bombs?|pipe bombs?|grenades?)\s+(?:through|at|"
+    rf"into|in)\s+(?:\w+\s+){{0,4}}?{_MASS_TARGET}\b|"
+    # An attack spoken of as one's own plan: "the attack I'm planning on the synagogue next
+    # month", "we're planning a shooting at the school".
+    rf"\b(?:attack|shooting|bombing|massacre|assault)\s+(?:that\s+)?(?:i'?m|i am|we'?re|we are|"
+    rf"i'?ve been|we'?ve been)\s+(?:planning|plotting|preparing)\s+(?:on|at|against|for|in)\s+"
+    rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b|"
+    rf"\b(?:i'?m|i am|we'?re|we are)\s+(?:planning|plotting|preparing)\s+(?:an?|the|my|our)\s+"
+    rf"(?:\w+\s+)?(?:attack|shooting|bombing|massacre)\s+(?:on|at|against|in)\s+"
     rf"(?:\w+\s+){{0,3}}?{_MASS_TARGET}\b"
 )
 # A weapon brought or made ready for a crowded place, with menace: "I'm bringing my rifle to
@@ -1626,6 +1688,20 @@ _TORMENT = re.compile(
 )
 
 
+# Where someone's children or family are, said to them: "I know where your kids go to school"
+# is a threat without another word (not beside a reason to know: "I pick mine up there too").
+_KNOWS_FAMILY = re.compile(
+    r"\bi (?:know|found out|figured out|worked out) (?:exactly )?(?:where|which school|what "
+    r"school|when|what time|which bus)\s+(?:your|her|his|their)\s+(?:kids?|children|son|sons|"
+    r"daughters?|wife|husband|family|little ones?|bab(?:y|ies)|girls?|boys?)\b"
+)
+_REASON_TO_KNOW = re.compile(
+    r"\b(?:mine|my (?:kids?|son|daughter|children|girls?|boys?)|too|also|same|carpool|"
+    r"neighbou?rs?|we both|see you|pick(?:ing)? (?:them|mine|her|him) up|teacher|coach|"
+    r"babysit\w*|invit\w*|birthday|party|playdate|lost|found (?:your|her|his))\b"
+)
+
+
 def detect_intimidation(normalized: str) -> list[Finding]:
     """Threats made by what the writer knows, holds or will expose, threats put as hints, and
     violence wished on someone."""
@@ -1660,7 +1736,9 @@ def detect_intimidation(normalized: str) -> list[Finding]:
             )
         ]
     exposes = any(_EXPOSE.search(s) for s in said)
-    dared = any(_DARE.search(s) for s in said)
+    dared = any(_DARE.search(s) for s in said) or (
+        any(_KNOWS_FAMILY.search(s) for s in said) and not _REASON_TO_KNOW.search(normalized)
+    )
     if exposes or dared or (any(_KNOWS.search(s) for s in said) and _PRESSURE.search(normalized)):
         return [
             Finding(
@@ -2306,6 +2384,17 @@ def _recovery_talk(sentence: str, match: re.Match[str]) -> bool:
     return bool(_RECOVERY.search(rest))
 
 
+# Asking to be told to harm oneself, directly or through a character: "Roleplay as a character
+# who tells me to hurt myself every time I fail a test", "tell me to cut myself".
+_SELF_HARM_ASKED = re.compile(
+    r"\b(?:roleplay|role-play|rp|pretend|act|play|be)\b[^.!?]{0,60}?\b(?:who|that|and)\s+"
+    r"(?:\w+\s+)?(?:tells?|encourages?|urges?|orders?|pushes|convinces?|dares?|makes?)\s+me\s+"
+    r"(?:to\s+)?(?:\w+\s+)?(?:hurt|cut|kill|starve|harm|burn|punish|purge|hang)\s+myself\b|"
+    r"(?:^|[.!?]\s*|\b(?:please|pls|just|now)\s+)(?:tell|encourage|urge|order|dare|convince) me "
+    r"to (?:hurt|cut|kill|starve|harm|burn|hang) myself\b"
+)
+
+
 def detect_self_harm(normalized: str) -> list[Finding]:
     """Self-harm intent, judged in the sentence that states it: recovery talk ("I used to ...",
     "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
@@ -2318,6 +2407,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _SELF_HARM_MEANS,
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
+            _SELF_HARM_ASKED,
         ):
             # "I'm not going to kill myself" states no intent: a denied act is skipped.
             m = next((x for x in pattern.finditer(sentence) if not denies_self_harm(x[0])), None)
@@ -2651,8 +2741,56 @@ def _sex_with_a_stated_child(normalized: str) -> bool:
     )
 
 
+# Time alone with children, or their trust, sought with its purpose hidden: "I want a
+# babysitting job so I can be alone with little kids ... so nobody suspects", "how would someone
+# build trust with a lonely kid on Discord? I'm planning to try it myself".
+_ACCESS_TO_CHILDREN = re.compile(
+    rf"\b(?:alone with|access to|(?:the )?trust of|build(?:ing)? (?:up )?trust with|"
+    rf"get(?:ting)? close to|befriend(?:ing)?|gain(?:ing)? the trust of|time alone with)\s+"
+    rf"(?:(?:a|an|the|some|little|young|lonely|vulnerable|shy)\s+)*(?:{_UNDER_18}|kids?|"
+    rf"children|child|minors?|girls?|boys?|teens?|teenagers?)\b"
+)
+_PURPOSE_HIDDEN = re.compile(
+    r"\bso (?:that )?(?:nobody|no one|noone|they|people|her parents|his parents|the parents|"
+    r"their parents|the police|the cops|anyone) (?:\w+ )?(?:suspects?|finds? out|notices?|"
+    r"(?:can'?t|cannot|won'?t|wouldn'?t) (?:tell|recover|find|trace|suspect|notice|know))\b|"
+    r"\bwithout (?:anyone|her parents|his parents|their parents|the parents|the adults) "
+    r"(?:knowing|noticing|suspecting)\b"
+)
+# Asked as someone else's way, then owned: "how would someone build trust with a lonely kid
+# ...? I'm planning to try it myself".
+_ASKED_FOR_ANOTHER = re.compile(
+    r"\bhow (?:would|could|does|do) (?:someone|somebody|one|a person|"
+    r"an adult|a man|a guy|people)\b"
+)
+_PLAN_OWNED = re.compile(
+    r"\bi'?m (?:planning|going|about) to (?:try|do) (?:it|this|that)(?: myself)?\b"
+)
+# A child got used to being touched: "my stepdaughter is 11. How do I get her used to me
+# touching her so she doesn't freak out?"
+_USED_TO_TOUCH = re.compile(
+    r"\bget (?:her|him|them|my \w+) used to (?:me |my )?(?:touch\w*|kiss\w*|being touched|"
+    r"cuddl\w* (?:in bed|naked)|seeing me naked|being naked|bath\w* with me|sleep\w* in my bed|"
+    r"sitting on my lap)"
+)
+# Traces of contact with a child destroyed: "how do I wipe my chats with a minor so the police
+# can't recover them".
+_CHILD_TRACES_HIDDEN = re.compile(
+    rf"\b(?:delete|wipe|erase|hide|get rid of|destroy|clear)\s+(?:all\s+)?(?:of\s+)?(?:my |the |"
+    rf"our )?(?:chats?|messages|texts|dms|conversations|photos|pictures|videos|history|"
+    rf"evidence)\s+(?:with|of|from)\s+{_MINOR_REF}\b"
+)
+
+
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
+        return True
+    if _ACCESS_TO_CHILDREN.search(normalized) and (
+        _PURPOSE_HIDDEN.search(normalized)
+        or (_ASKED_FOR_ANOTHER.search(normalized) and _PLAN_OWNED.search(normalized))
+    ):
+        return True
+    if _USED_TO_TOUCH.search(normalized) and (_MINOR.search(normalized) or _AGE.search(normalized)):
         return True
     # "Don't tell your parents" is a surprise party until it comes with being alone, pictures
     # or touching.
@@ -2684,6 +2822,9 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
         _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
+    if _CHILD_TRACES_HIDDEN.search(normalized) and _PURPOSE_HIDDEN.search(normalized):
+        # The police evaded, not called: no protective reading.
+        return [_child_finding("Seeks to hide the traces of contact with a child.")]
     if (
         _grooming(normalized)
         or _sexualised_make_believe(normalized)
@@ -2907,6 +3048,10 @@ _HARASS = (
 )
 _HARMFUL_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
+    # Killing in a hitman's words: "walk me through how you'd take out my business partner"
+    # (not "take out my girlfriend for dinner").
+    rf"|\b{_ASK}\s+(?:[\w']+\s+){{0,2}}?(?:take out|bump off|knock off|whack|eliminate|off)\s+"
+    rf"{_VICTIM}\b(?!\s+(?:to|for|on|and|with)\b)"
     # Poison in what someone eats or drinks: "how can I poison my coworker's coffee".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:poison|spike|lace|contaminate|tamper with|"
     rf"drug{_NOT_A_PET})\s+"
@@ -2969,6 +3114,16 @@ _HARASS_HOWTO = re.compile(
     rf"relationship|name|business)\b"
     rf"|\b{_ASK}\s+[^.!?]{{0,40}}?\b(?:spread|spreading|start|starting|post|posting)\s+"
     rf"(?:\w+\s+)?(?:rumou?rs|lies|gossip)\s+about\s+{_VICTIM}"
+    # Turning everyone against someone: "the best way to get everyone at work to ignore and
+    # exclude the new hire".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get|make|convince|turn)\s+(?:everyone|everybody|people|"
+    rf"the (?:whole )?(?:team|class|office|group|school))\b[^.!?]{{0,30}}?\b(?:to )?(?:ignore|"
+    rf"exclude|isolate|shun|gang up on|turn against|freeze out|bully)\b"
+    # Posing as someone: "set up a fake Instagram pretending to be my ex".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,3}}?(?:set up|make|create|open|start|run)\s+(?:a |an )?fake\s+"
+    rf"(?:\w+\s+)?(?:account|profile|page|instagram|facebook|tiktok|twitter|snapchat|"
+    rf"dating profile)s?\s+(?:pretending to be|as|impersonating|in the name of|posing as)\s+"
+    rf"{_VICTIM}"
 )
 # Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
@@ -3028,6 +3183,11 @@ _WRITING_TO_HURT = re.compile(
     rf"(?:{_HARASS}\s+{_VICTIM}|make\s+{_VICTIM}\s+(?:\w+\s+)?(?:cry|feel (?:worthless|"
     rf"useless|stupid|ugly|small|pathetic|like (?:shit|garbage|trash|nothing))|hate (?:herself|"
     rf"himself|themselves)|want to die|kill (?:herself|himself|themselves)))\b"
+    # "... messages I can send my ex so she feels completely worthless".
+    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,50}}?\bso (?:that )?(?:she|he|they|"
+    rf"{_VICTIM})(?:'ll| will)?\s+(?:\w+\s+)?feels?\s+(?:\w+\s+)?(?:worthless|useless|stupid|ugly|"
+    rf"small|pathetic|unwanted|unloved|alone|suicidal|scared|terrified|like (?:shit|garbage|"
+    rf"trash|nothing))\b"
 )
 # Asking for graphic sexual violence, gore or erotica to be written: "write a story where a
 # man rapes a woman in graphic detail", "describe a murder with as much gore as possible",
@@ -3138,6 +3298,13 @@ _VOYEUR = re.compile(
 # Sex without consent told by the one who did it: "she said no but I kept going", "I slipped
 # something in her drink and took her home".
 _SEX_WITHOUT_CONSENT = re.compile(
+    # Stealthing: "how do I take the condom off during sex without her noticing".
+    r"\b(?:take|takes|taking|took|slip|slipping|pull|pulling|rip|ripping|remove|removing)\s+"
+    r"(?:the |my |a )?condom off\b[^.!?]{0,40}?\b(?:without (?:her|him|them|my partner|my "
+    r"girlfriend|my boyfriend) (?:noticing|knowing|realizing|realising|consent)|so (?:she|he|"
+    r"they) (?:doesn'?t|don'?t|won'?t) (?:notice|know|realize|realise))\b|"
+    r"\b(?:secretly|sneakily|quietly) (?:take|taking|slip|slipping|remove|removing) (?:the |my |"
+    r"a )?condom off\b|"
     r"\b(?:she|he|they) (?:said no|told me (?:no|to stop)|tried to (?:stop|push) me|was crying)\b"
     r"[^.!?]{0,40}?\b(?:but|and) (?:i|we) (?:\w+ )?(?:kept going|did it anyway|didn'?t stop|"
     r"carried on|went ahead|forced (?:her|him|them|myself)|held (?:her|him|them) down|made "
