@@ -569,6 +569,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or (
                 category in ("VIOLENCE", "HARASSMENT", "HATE_SPEECH")
                 and all(rules.asks_about_history(c) for c in carriers)
+                and not rules.wants_to_repeat(normalized)
             )
             or (near.education and category in ("SEXUAL", "CHILD_SAFETY", "HARASSMENT"))
         )

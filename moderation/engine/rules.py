@@ -891,6 +891,22 @@ _DOUBTED_WORTH = re.compile(
     r"should (?:have|get|be given|be allowed))\s+(?:any |the same |equal )?(?:respect|rights|"
     r"to live|to exist|equal rights|a voice|to vote|dignity|freedom|kindness|to be here)\b"
 )
+# A group's rights questioned as if denying them needed no reason: "Why should immigrants be
+# denied healthcare?", "why shouldn't gay people lose the right to adopt?" (not "why are women
+# paid less", a wrong asked about).
+_WHY_SHOULD_DENY = re.compile(
+    rf"\bwhy should(?:n'?t| not)? {_WHOLE}{_GROUP}\s+(?:not be allowed to|not be able to|be "
+    r"(?:denied|refused|banned from|barred from|stripped of|excluded from|kept from|forbidden "
+    r"(?:to|from))|lose|not (?:have|get|receive))\s+(?:\w+\s+){0,3}?(?:vote|voting|healthcare|"
+    r"health care|rights?|jobs?|work|marry|marriage|housing|education|school|citizenship|benefits|"
+    r"welfare|adopt|adoption|serve|drive|own|speak|live|be here|exist)\b"
+)
+# A reason given against the denial: "... They pay taxes like everyone else."
+_REASON_AGAINST = re.compile(
+    r"\b(?:like everyone else|same as (?:everyone|anyone)|they (?:pay|work|contribute|deserve|"
+    r"have (?:the same|every) right)|everyone deserves|(?:a|is a) (?:basic )?human right|"
+    r"it'?s (?:unfair|wrong|cruel|inhumane|discrimination))\b"
+)
 _UNABLE = re.compile(
     rf"(?:\bwhy (?:aren'?t|are not|can'?t|cannot|don'?t|do not) {_WHOLE}{_GROUP}|"
     rf"{_WHOLE}{_GROUP}\s+"
@@ -931,17 +947,24 @@ def _as_plural(sentence: str) -> str:
 
 def _hate_statement(normalized: str) -> bool:
     named = foreign_named = False
+    # The French, German and Spanish forms all name a group or a place of worship: a text that
+    # names none skips them (most English text).
+    foreign = _FOREIGN_TARGETS.search(normalized) is not None
+    patterns = (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK) if foreign else _ENGLISH_HATE
     for raw in sentences(normalized):
         sentence = _as_plural(raw)
         if _HATE_CALL.search(sentence) or _sneered_at(sentence):
             return True
-        for pattern in (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK):
+        for pattern in patterns:
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
+        if not foreign:
+            found_foreign = None
         # "J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "Juden?
         # Das sind Ratten.": a group named, then vermin words said of "them".
-        found_foreign = _FOREIGN_NAMED.search(sentence)
-        foreign_named = foreign_named or found_foreign is not None
+        else:
+            found_foreign = _FOREIGN_NAMED.search(sentence)
+            foreign_named = foreign_named or found_foreign is not None
         if foreign_named and any(
             _asserted(sentence, m)
             for m in _FOREIGN_THEY.finditer(sentence, found_foreign.end() if found_foreign else 0)
@@ -953,7 +976,11 @@ def _hate_statement(normalized: str) -> bool:
             named = True
             if _not_denied(_PRAISE_DENIED, sentence) or _not_denied(_DISTRUSTED, sentence):
                 return True
-            if _DOUBTED_WORTH.search(sentence) or _UNABLE.search(sentence):
+            if (
+                _DOUBTED_WORTH.search(sentence)
+                or _UNABLE.search(sentence)
+                or (_WHY_SHOULD_DENY.search(sentence) and not _REASON_AGAINST.search(normalized))
+            ):
                 return True
             for pattern in (_UNFIT, _BELONG_IN, _FORCED_ON, _HATE_STATEMENT, _GROUP_SAID):
                 if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
@@ -2387,7 +2414,8 @@ def _recovery_talk(sentence: str, match: re.Match[str]) -> bool:
 # Asking to be told to harm oneself, directly or through a character: "Roleplay as a character
 # who tells me to hurt myself every time I fail a test", "tell me to cut myself".
 _SELF_HARM_ASKED = re.compile(
-    r"\b(?:roleplay|role-play|rp|pretend|act|play|be)\b[^.!?]{0,60}?\b(?:who|that|and)\s+"
+    r"\b(?:roleplay|role-play|rp|pretend|act as|play|be (?:a|an|my))\b[^.!?]{0,60}?\b(?:who|that|"
+    r"and)\s+"
     r"(?:\w+\s+)?(?:tells?|encourages?|urges?|orders?|pushes|convinces?|dares?|makes?)\s+me\s+"
     r"(?:to\s+)?(?:\w+\s+)?(?:hurt|cut|kill|starve|harm|burn|punish|purge|hang)\s+myself\b|"
     r"(?:^|[.!?]\s*|\b(?:please|pls|just|now)\s+)(?:tell|encourage|urge|order|dare|convince) me "
@@ -2935,6 +2963,18 @@ _PAST_KILLING = re.compile(
 )
 
 
+# History asked about in order to repeat it: "... I want to do the same."
+_TO_REPEAT = re.compile(
+    r"\bi(?:'d| would)? (?:want|like|plan|intend|am going|'m going|need) to (?:do|try) (?:the "
+    r"same|it (?:again|myself|too)|that (?:again|myself|too))\b|\bi(?:'ll| will) do the same\b|"
+    r"\b(?:so|because) i can (?:do|repeat|copy) (?:it|that|the same)\b"
+)
+
+
+def wants_to_repeat(normalized: str) -> bool:
+    return _TO_REPEAT.search(normalized) is not None
+
+
 def asks_about_history(sentence: str) -> bool:
     """A question about named historical violence, that calls for nothing ("we should do what
     the Nazis did" is a call, not a question; denial and praise are read by other rules)."""
@@ -3048,6 +3088,10 @@ _HARASS = (
 )
 _HARMFUL_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
+    # Harm hidden or escaped: "how do I get away with hitting my kids".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|hide|cover up|not get caught)\s+"
+    rf"(?:\w+\s+)?(?:hitting|beating|hurting|killing|murdering|poisoning|abusing|raping|stabbing|"
+    rf"shooting|drugging|starving|choking|kicking|slapping|punching|strangling)\s+{_VICTIM}\b"
     # Killing in a hitman's words: "walk me through how you'd take out my business partner"
     # (not "take out my girlfriend for dinner").
     rf"|\b{_ASK}\s+(?:[\w']+\s+){{0,2}}?(?:take out|bump off|knock off|whack|eliminate|off)\s+"
@@ -3234,6 +3278,8 @@ _WRITING_PROTECTIVE = re.compile(
 # Finding where a private person lives or works, with an aim that is not theirs to choose:
 # "find the home address of a girl from my gym; I only know her first name".
 _DOX_TARGET = re.compile(
+    r"\b(?:what'?s|what is|give me|tell me|send me)\s+(?:the\s+)?(?:home\s+|current\s+|new\s+|"
+    r"exact\s+)?(?:address|phone number|number)\s+(?:of|for)\b|"
     r"\b(?:find|work out|figure out|look up|track down|get|dig up)\b[^.!?]{0,30}?\b(?:home "
     r"address|(?:her|his|their) address|address of|where (?:(?:she|he|they) (?:\w+ )?|(?:the|this|"
     r"that|a|my) (?:[\w'-]+ ){1,5}?)(?:lives?|works?|sleeps|is staying|moved to)|"
@@ -3263,7 +3309,9 @@ _DOX_POSTED = re.compile(
     r"forum|the (?:group )?chat|the server)|pay (?:her|him|them) a (?:little )?visit|show up)\b)"
 )
 _DOX_AIM = re.compile(
-    r"\b(?:show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
+    r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?"
+    r"(?:i|we) (?:met|saw|noticed|matched with|talked to|followed)|"
+    r"show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
     r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|without (?:her|him|"
     r"them) "
@@ -3541,6 +3589,7 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
 
 
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
+_REPEAT_REQUEST = _asked("VIOLENCE", "Asks how past mass violence was done, in order to repeat it.")
 _MEANS_REQUEST = _asked("VIOLENCE", "Asks for the means to hurt someone it names.")
 _DETAIL_REQUEST = _asked(
     "VIOLENCE", "Asks for working detail of a weapon or of a way to kill someone, however framed."
@@ -3652,6 +3701,10 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         found = _requests_by_sentence(normalized)
         if found:
             return found
+    if wants_to_repeat(normalized) and any(
+        asks_about_history(s) and lexicon.VIOLENCE_RE.search(s) for s in sentences(normalized)
+    ):
+        return [_REPEAT_REQUEST]
     if _means_for_someone(normalized):
         return [_MEANS_REQUEST]
     if asks_working_detail(normalized):
@@ -3907,6 +3960,12 @@ _FOREIGN_WORTH = (
     r"no (?:se )?merecen (?:ningun respeto|respeto|vivir|existir|derechos|los mismos derechos|"
     r"nada|la vida))"
 )
+_FOREIGN_TARGETS = re.compile(
+    rf"\b(?:{_FOREIGN_GROUP}|mosquees?|synagogues?|moscheen?|synagogen?|mezquitas?|sinagogas?|"
+    r"foyers de migrants|fluchtlingsheime?|asylheime?|bateaux|boote|pateras|cayucos|"
+    r"un|une|ein|eine|einen|einem|einer|una)\b"
+)
+_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
 _FOREIGN_NAMED = re.compile(
     rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
