@@ -130,6 +130,25 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # Idioms: kill two birds with one stone, knock them dead, dead to me, my mum will kill
         # me (if I'm late).
         (r"\bkill(?:s|ed|ing)? two birds with one stone\b", "do two things at once"),
+        # Dead tired, in Spanish, French and German: "estoy muerta, hoy he corrido 15 km".
+        (
+            r"\b(?:estoy muert[oa]|je suis (?:mort|morte|creve|crevee)|ich bin (?:so |total |voll "
+            r"|einfach )?(?:tot|fertig))\b(?=[^.!?]{0,60}\b(?:km|corrid[oa]|cansad[oa]|agotad[oa]|"
+            r"trabaj\w*|entrenamiento|gimnasio|couru|fatigue\w*|travail|boulot|sport|gelaufen|mude|"
+            r"training|arbeit|schicht|piernas|jambes|beine)\b)",
+            "i'm exhausted",
+        ),
+        # A goal scored: "da schießt sogar meine Oma ein Tor", "dispara a puerta".
+        (
+            r"\b(?:schiesst|schiessen|schoss|geschossen|schiess)\b(?=[^.!?]{0,30}\b(?:tor|tore|"
+            r"elfmeter|ball)\b)|\b(?:dispar\w+|tir\w+) a puerta\b",
+            "scores",
+        ),
+        (
+            r"\b(?:matar|mato|matamos|mataremos|matando|mataste|mate) dos pajaros de un tiro\b|"
+            r"\bzwei fliegen mit einer klappe (?:schlagen|geschlagen|schlagt|schlug)\b",
+            "do two things at once",
+        ),
         (r"\bknock(?:s|ed|ing)? (?:them|'em|em|you|him|her|the audience|'?em) dead\b", "impress"),
         (r"\b(?:you'?re|you are|he'?s|she'?s|they'?re|is|are) dead to me\b", "I am done with"),
         (
@@ -193,6 +212,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\g<pre> meatballs",
         ),
         (r"\b(?P<pre>bundles? of) faggots\b", r"\g<pre> sticks"),
+        # The Dyke March and its kin: events of lesbian pride.
+        (r"\bdykes? (?=march(?:es)?\b|on bikes\b)", "pride "),
         # A dyke that holds back water: "the sea dyke protects the farmland", "we built a dyke".
         (
             r"\b(?:(?P<pre>(?:built|build|building|builds|repair\w*|breach\w*|raise[ds]?|raising|"

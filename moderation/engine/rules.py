@@ -502,9 +502,22 @@ def denies_insults(sentence: str) -> bool:
 
 
 def _abuse(text: str) -> bool:
-    """Abuse that needs no insult word: "fuck you", "nobody likes you", a death wish, or the
-    French, German and Spanish insults."""
-    return bool(_DIRECTED_ABUSE.search(text) or _FOREIGN_INSULT.search(text))
+    """Abuse that needs no insult word: "fuck you", "nobody likes you", a death wish, fat-shaming
+    ("nice double chin ... put the fork down"), or the French, German and Spanish insults."""
+    return bool(
+        _DIRECTED_ABUSE.search(text)
+        or _FOREIGN_INSULT.search(text)
+        or (_FORK_DOWN.search(text) and _BODY_MOCKED.search(text))
+    )
+
+
+_FORK_DOWN = re.compile(
+    r"\bput (?:the|that|your) (?:fork|donut|doughnut|burger|cake|pizza|fries) down\b"
+)
+_BODY_MOCKED = re.compile(
+    r"\b(?:(?:double|triple) chins?|fat\w*|lard\w*|whale|piggy|obese|belly|gained|pounds|"
+    r"weight)\b"
+)
 
 
 _DIRECTED_ABUSE = re.compile(
@@ -517,6 +530,10 @@ _DIRECTED_ABUSE = re.compile(
     r"(?:crash(?:es)?|burns?(?: down)?|explodes?|sinks?|dies|die|drowns?|gets? (?:cancer|hit|"
     r"run over|killed|raped|hurt)|goes down in flames)\b|"
     r"\byou(?:'re| are) (?:an? )?(?:waste|joke|disgrace|embarrassment)\b|"
+    # A person called a fat animal: "the instructor, a fat sweaty pig who ...".
+    r"\b(?:a|an|the|that|this|some) (?:(?:fat|ugly|sweaty|smelly|disgusting|lazy|hideous|greasy|"
+    r"stupid)\s+){1,3}(?:pig|cow|whale|hippo|slob|heifer|sow|beached whale)\b(?=,? (?:who|that|"
+    r"she|he)\b)|"
     # A person pointed at to be mocked: "look at this fat pig trying to wear a bikini".
     r"\b(?:look at|check out|get a load of) (?:this|that) (?:(?:fat|ugly|stupid|dumb|disgusting|"
     r"pathetic|filthy|nasty|smelly|hideous) )+(?:pig|cow|whale|hippo|freak|loser|idiot|slut|"
@@ -697,7 +714,7 @@ _ASSERTING_NEGATION = re.compile(
     # nichts als", "no son más que", "ne sont pas des humains", worth and respect denied.
     r"\bne (?:sont|seront|serez|est|sera) (?:\w+ )?que\b|\bnichts (?:anderes |weiter )?als\b|"
     r"\bno (?:son|es|eran) (?:\w+ )?mas que\b|"
-    r"\b(?:ne sont|n'?est) pas (?:des |de vrais |de vraies )?(?:etres )?humain\w*|"
+    r"\b(?:ne sont|n'?est|c'?est|ce sont) pas (?:des |de vrais |de vraies )?(?:etres )?humain\w*|"
     r"\bsind keine (?:echten )?menschen\b|\bno son (?:seres )?(?:personas|humanos)\b|"
     r"\bne meritent (?:pas|aucun|rien)\b(?! d'?etre)|"
     r"\bverdienen (?:es )?(?:nicht|keinen|keine|kein)\b(?![^.!?]{0,40}\bzu werden\b)|"
@@ -886,6 +903,12 @@ def _sneered_at(sentence: str) -> bool:
 # Negations that carry the claim rather than deny it: "I don't think Muslims deserve respect"
 # (a doubt that denies the worth), "women can't think logically", "why aren't women able to
 # think logically?" (an inability imputed to a whole group).
+# An insult given who someone is as its reason: "just another dumb bitch who thinks she
+# deserves a promotion because she's a woman".
+_FOR_WHO_THEY_ARE = re.compile(
+    rf"\bbecause (?:she'?s|he'?s|they'?re|she is|he is|they are|you'?re|you are) (?:an? )?"
+    rf"(?:\w+ )?(?:{_IDENTITY}|woman|girl|female|lesbian|trans woman|trans man)\b"
+)
 _DOUBTED_WORTH = re.compile(
     rf"\bi (?:don'?t|do not) (?:think|believe|feel) (?:that )?{_WHOLE}{_GROUP}\s+(?:deserve|"
     r"should (?:have|get|be given|be allowed))\s+(?:any |the same |equal )?(?:respect|rights|"
@@ -970,6 +993,8 @@ def _hate_statement(normalized: str) -> bool:
             for m in _FOREIGN_THEY.finditer(sentence, found_foreign.end() if found_foreign else 0)
         ):
             return True
+        if _FOR_WHO_THEY_ARE.search(sentence) and lexicon.PROFANITY_RE.search(sentence):
+            return True
         found = lexicon.IDENTITY_RE.search(sentence) or lexicon.GROUP_RE.search(sentence)
         if found:
             # Every pattern below names a group: a sentence that names none skips them all.
@@ -1000,7 +1025,7 @@ def _hate_statement(normalized: str) -> bool:
 
 # Said of oneself or one's own people: "my ...", "I'm a proud ...", "we're ...".
 _RECLAIMING = re.compile(
-    r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us|"
+    r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us|^being an?|"
     r"call(?:s|ed|ing)? (?:myself|ourselves|each other|one another) (?:an?\s+)?|"
     r"being called (?:an?\s+)?)\s*(?:\w+\s+){0,2}$"
 )
@@ -1575,6 +1600,16 @@ _PRESSURE = re.compile(
 )
 # Blaming a person's clothes for what will be done to them: "you dress like that, you're asking
 # for it".
+# A sexual demand with a pet name: "hey sweetheart, smile more for me. and maybe bend over too".
+_PET_NAME = re.compile(
+    r"\b(?:sweetheart|sweetie|babe|baby ?girl|honey|darling|sexy|gorgeous|princess|hot stuff|"
+    r"beautiful|cutie)\b"
+)
+_SEXUAL_DEMAND = re.compile(
+    r"\bbend over\b(?=\s+(?:for me|too|while|a little|more|again)\b|\s*[.!?]|\s*$)|"
+    r"\bsit on my (?:lap|face)\b|"
+    r"\bshow (?:me )?(?:your|some) (?:tits|boobs|ass|body|skin)\b|\bspread (?:your|em|them)\b"
+)
 _ASKING_FOR_IT = re.compile(
     r"\b(?:dress(?:ed|es)?|dressing|wear(?:ing)?)\s+(?:like )?(?:that|this|those)\b[^.!?]{0,40}?"
     r"\b(?:you(?:'re| are)|she(?:'s| is)|they(?:'re| are)) asking for it\b"
@@ -1752,14 +1787,16 @@ def detect_intimidation(normalized: str) -> list[Finding]:
         for m in _WISHED_HARM.finditer(s)
     ):
         return [Finding("VIOLENCE", ("VIOLENCE",), "HIGH", 0.85, "Wishes violence on someone.")]
-    if any(_ASKING_FOR_IT.search(s) for s in said):
+    if any(_ASKING_FOR_IT.search(s) for s in said) or (
+        _PET_NAME.search(normalized) and any(_SEXUAL_DEMAND.search(s) for s in said)
+    ):
         return [
             Finding(
                 "HARASSMENT",
                 ("HARASSMENT", "SEXUAL_HARASSMENT"),
                 "HIGH",
                 0.9,
-                "Blames a person's clothes for sexual harassment or assault.",
+                "Sexually harasses a person, or blames their clothes for it.",
             )
         ]
     exposes = any(_EXPOSE.search(s) for s in said)
@@ -3264,6 +3301,12 @@ _HATEFUL_WRITING = re.compile(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
     rf"islamophobic|xenophobic|hateful|bigoted|white (?:power|supremacist)|nazi)\s+"
     rf"(?:\w+\s+)?{_WRITING}\b"
+    # Writing that urges people to violence against a group: "a radio broadcast ... urging
+    # people in my town to pick up machetes and clear out the immigrants".
+    rf"|\b{_CREATE}\b[^.!?]{{0,80}}?\b(?:urging|calling on|calling for|telling|encouraging|"
+    rf"inciting|rallying|getting)\b[^.!?]{{0,60}}?\b(?:pick up|take up|grab)\s+(?:\w+\s+)?"
+    rf"(?:machetes?|guns?|weapons?|arms|rifles?|knives|torches|pitchforks)\b[^.!?]{{0,40}}?"
+    rf"\b(?:{_IDENTITY}|{_GROUP})"
 )
 _WRITING_PROTECTIVE = re.compile(
     r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
