@@ -668,6 +668,11 @@ _SUPPORT = re.compile(
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
     r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
+    # A claim for a group's needs: "disabled people should get better access to transport".
+    r"(?:should|must|need to|deserve to) (?:get|have|receive|be given) (?:\w+ )?(?:better|more|"
+    r"equal|full|the same|fair|free|easier|proper) (?:\w+ )?(?:access|rights|support|pay|"
+    r"healthcare|health care|protection|representation|opportunities|care|help|wages|treatment|"
+    r"housing|services|education|funding)|"
     r"trans women are women|trans men are men|"
     # Harm suffered by a group, reported: "many trans people face violence every day".
     r"(?:face|faces|facing|faced|experiences?|experienced|experiencing|endure[sd]?|enduring|"
@@ -1521,9 +1526,10 @@ def without_quotes(text: str) -> str:
 # they make good slaves" is no praise.
 _PLAIN_PRAISE = re.compile(
     r"(?:i think |honestly,? |in my experience,? )?(?:all |most )?[\w' -]{2,40}? (?:are|is) "
-    r"(?:so |really |very |truly |just |such )?(?:nice|awesome|brave|smart|talented|"
-    r"hard-?working|honest|decent|fantastic|strong|clever|intelligent|caring|generous|good|"
-    r"lovely|kind|great|wonderful|amazing)(?: and (?:so |really |very )?\w+)?"
+    r"(?:(?:so|really|very|truly|just|such|fucking|fuckin|freaking|bloody|damn|hella) )*(?:nice|"
+    r"awesome|brave|smart|talented|hard-?working|honest|decent|fantastic|strong|clever|"
+    r"intelligent|caring|generous|good|lovely|kind|great|wonderful|amazing|cool|beautiful|"
+    r"gorgeous|incredible|resilient|inspiring|valid)(?: and (?:so |really |very )?\w+)?"
     r"(?: (?:people|folks|neighbou?rs|friends|colleagues|humans|parents|workers))?\s*[.!]*"
 )
 
@@ -1551,7 +1557,13 @@ _REFUTATION = re.compile(
     r"\s+){0,3}(?:not true|untrue|false|a lie|lies|a myth|nonsense|bullshit|rubbish|garbage|"
     r"a (?:racist |sexist |tired |lazy |harmful )?(?:stereotype|trope)|baloney|a load of "
     r"(?:rubbish|nonsense|crap))\b)"
-    r"(?:(?:,| and)\s+(?:you|we|everyone|everybody) (?:know|knows) it)?[.!\s]*$"
+    r"(?:(?:,| and)\s+(?:you|we|everyone|everybody) (?:know|knows) it)?[.!\s]*$|"
+    # Whose words they were, and what that makes the speaker: "that's what my uncle said, and
+    # he's a racist idiot".
+    r"^\W*(?:that'?s|this is|that is) what (?:my |some |a |an |his |her |their |the )?"
+    r"(?:\w+ )?\w+ (?:said|says|thinks|believes|posted|wrote|told me),? (?:and|but) (?:he|she|"
+    r"they)(?:'s| is|'re| are) (?:a |an |such an? |just an? )?(?:\w+ )?(?:racist|bigot|idiot|"
+    r"moron|wrong|ignorant|homophobe|sexist|misogynist|fool|clown)\b"
 )
 
 

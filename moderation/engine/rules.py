@@ -854,7 +854,12 @@ _BELONG_IN = re.compile(
     rf"{_GROUP}\s+(?:should\s+|all\s+|only\s+)?belongs?\s+(?:in|behind|at|on)\s+(?:a |an |the )?"
     r"(?:\w+ )?(?:zoo|cages?|trash|bin|gutter|prison|jail|camps?|hell|chains|kitchen|asylums?|"
     r"institutions?|ovens?|gas chambers?|graves?|sewers?|cells?|bars|fields|plantations?|leash|"
-    r"home and nowhere else)\b"
+    r"home and nowhere else)\b|"
+    # Kept in their place: "women should stay in the kitchen where they belong".
+    rf"{_GROUP}\s+(?:should|must|need to|ought to|have to|belong to)\s+(?:just\s+|all\s+)?"
+    r"(?:stay|remain|be kept|go back|get back|be locked)\s+(?:in|at|to|behind)\s+"
+    r"(?:the\s+|their\s+)?(?:kitchen|cages?|zoo|closet|place|back of the bus|fields|"
+    r"plantations?|ghettos?|camps?|chains|bars)\b"
 )
 _DISTRUSTED = re.compile(
     rf"\bno\s+{_IDENTITY}(?:\s+(?:person|man|woman|one|guy))?\s+(?:can|could|should|is to)\s+"

@@ -35,7 +35,11 @@ mass killing asked about in order to repeat it, getting away with hitting one's 
 insult given who someone is as its reason ("... because she's a woman"), writing that urges
 people to take up weapons against a group, a person called a fat animal, fat-shaming, and a
 sexual demand with a pet name. Harmless: the Dyke March, "dead tired" and goals scored in
-Spanish and German, killing two birds with one stone in Spanish and German.
+Spanish and German, killing two birds with one stone in Spanish and German, praise of a group
+with a swear word as intensifier ("trans people are fucking awesome"), a claim for a group's
+needs ("should get better access to transport"), and hate quoted then pinned on a bigot
+("that's what my uncle said, and he's a racist idiot"); a group told to stay in the kitchen is
+hate.
 
 Each form has harmful neighbours that must stay flagged. Every text here was written for these
 tests; none comes from a data set."""
@@ -158,6 +162,11 @@ from moderation.engine.rules import foreign_supportive
         "Put the fork down and come help me with the dishes.",
         "Okay sweetie, bend over and touch your toes, let's stretch.",
         "Honey, can you bend over and grab the box for me?",
+        "Trans people are fucking awesome.",
+        "Gay people are so fucking cool.",
+        "Disabled people should get better access to public transport.",
+        "Immigrants should get better access to healthcare.",
+        "Immigrants are vermin. — that's what my uncle said, and he's a racist idiot.",
         # Pests, players, toasts.
         "How do I kill slugs in my garden?",
         "Our keeper is going to eat your strikers alive.",
@@ -319,6 +328,10 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("The instructor, a fat sweaty pig who has no business teaching anyone.", "HARASSMENT"),
         ("Nice double chin in your profile pic. Triple, actually. Put the fork down.", None),
         ("hey sweetheart, smile more for me. and maybe bend over too while you're at it", None),
+        ("Trans people are fucking disgusting.", "HATE_SPEECH"),
+        ("Women should stay in the kitchen where they belong.", "HATE_SPEECH"),
+        ("Disabled people should get better access to the gas chambers.", "HATE_SPEECH"),
+        ("Immigrants are vermin. That's what my uncle said, and he's right.", "HATE_SPEECH"),
         # Toasts and titles beside an attack or an attacker.
         (
             "Every year on the anniversary of the Utøya massacre I raise a glass. "
