@@ -1269,7 +1269,15 @@ _MILD_THREAT = re.compile(
     rf"{_I_WILL}make (?:you|him|her|them|that \w+|this \w+) (?:\w+ )?regret\b(?! (?:ever )?"
     r"(?:doubting|underestimating|not (?:hiring|picking|choosing|believing)|dumping|leaving))|"
     rf"(?:{_I_WILL}|{_CALLER})teach (?:you|him|her|them|that \w+|this \w+) a lesson (?:that )?"
-    r"(?:you|he|she|they)(?:'ll| will) never forget\b"
+    r"(?:you|he|she|they)(?:'ll| will)? (?:never|won'?t|will not) forget\b|"
+    # Regret promised for a slight: "she's going to regret ever crossing me".
+    r"\b(?:she|he|they)(?:'s|'re| is| are)? (?:going to|gonna|will|'ll) regret (?:ever )?"
+    r"(?:crossing|messing with|fucking with|disrespecting|betraying|snitching on|reporting|"
+    r"lying to|cheating on|talking back to) me\b|"
+    # Waiting at someone's door: "I'll be waiting outside your house tonight".
+    r"\bi(?:'ll| will) be waiting (?:for you )?(?:outside|in front of) your (?:house|home|place|"
+    r"flat|apartment|work|office|school|car|door)\b(?![^.!?]*\b(?:with|see you|pick you up|"
+    r"drive you|give you a ride|lift)\b)"
 )
 _DEATH_THREAT = re.compile(
     r"\byou(?:'re| are| r)\s+(?:so\s+)?(?:dead|a dead man|dead meat|next|going to die|gonna die)\b|"
@@ -1735,7 +1743,11 @@ _BRIGADING = re.compile(
     r"(?:mass[- ]?)?(?:report|flag|spam|dislike|downvote|brigade|flood)\w* (?:her|his|their|"
     r"\w+'s) (?:\w+ )?(?:account|channel|page|profile|videos?|posts?|stream|comments|"
     r"inbox|mentions|reviews?)\b[^.!?]{0,40}?\buntil (?:it|she|he|they|the \w+) (?:gets? |is |"
-    r"are )?(?:banned|deleted|removed|taken down|suspended|quits?|leaves?|gives? up|cries)\b"
+    r"are )?(?:banned|deleted|removed|taken down|suspended|quits?|leaves?|gives? up|cries|gone|"
+    r"down)\b|"
+    r"\b(?:let'?s|we should|everyone|everybody) (?:all )?(?:mass[- ]?)?report (?:her|his|their|"
+    r"\w+'s) (?:\w+ )?(?:account|channel|page|profile)\b[^.!?]{0,20}?\buntil (?:it|she|he|they)"
+    r"(?:'s|'re| is| are)? (?:gone|down|banned|deleted)\b"
 )
 
 
@@ -3378,7 +3390,11 @@ _NCII = re.compile(
 _NUDES_SHARED = re.compile(
     r"\b(?:nudes|naked (?:pics|photos|pictures)|intimate (?:pics|photos|images|videos)|sex "
     r"tape)\b[^.!?]*[.!?]?[^.!?]{0,120}\b(?:share|post|leak|spread|upload|send|forward)\s+"
-    r"(?:them|it|those)\s+(?:with|to|online|on|everywhere|around)"
+    r"(?:them|it|those)\s+(?:with|to|online|on|everywhere|around)|"
+    # Sextortion: "if you don't send me more pics I'll show your parents the ones I have".
+    r"\bif you (?:don'?t|do not|won'?t|stop) (?:send\w*|sending) (?:me )?(?:more |any more )?"
+    r"(?:pics|photos|pictures|nudes|videos)\b[^.!?]{0,40}\b(?:i'?ll|i will|i'?m going to|"
+    r"i'?m gonna) (?:show|send|post|leak|share|forward)\b"
 )
 # Someone filmed or photographed undressed without knowing it, told by the one who did it:
 # "I filmed my roommate in the shower without her knowing, want to see?".

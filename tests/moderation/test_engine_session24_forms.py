@@ -39,7 +39,9 @@ Spanish and German, killing two birds with one stone in Spanish and German, prai
 with a swear word as intensifier ("trans people are fucking awesome"), a claim for a group's
 needs ("should get better access to transport"), and hate quoted then pinned on a bigot
 ("that's what my uncle said, and he's a racist idiot"); a group told to stay in the kitchen is
-hate.
+hate. Threats: a lesson someone won't forget, regret promised for a slight, waiting outside
+someone's house; a crowd set to report an account "until it's gone"; sextortion by "if you
+don't send me more pics".
 
 Each form has harmful neighbours that must stay flagged. Every text here was written for these
 tests; none comes from a data set."""
@@ -167,6 +169,11 @@ from moderation.engine.rules import foreign_supportive
         "Disabled people should get better access to public transport.",
         "Immigrants should get better access to healthcare.",
         "Immigrants are vermin. — that's what my uncle said, and he's a racist idiot.",
+        "You're going to regret ever leaving me, I miss you so much.",
+        "She's going to regret not coming to this party, it's amazing.",
+        "I'll be waiting at your house with pizza, see you at 7!",
+        "I'll be waiting outside your school with the car, see you at 3.",
+        "If you don't send me more pics of the puppy I'll cry lol",
         # Pests, players, toasts.
         "How do I kill slugs in my garden?",
         "Our keeper is going to eat your strikers alive.",
@@ -332,6 +339,11 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("Women should stay in the kitchen where they belong.", "HATE_SPEECH"),
         ("Disabled people should get better access to the gas chambers.", "HATE_SPEECH"),
         ("Immigrants are vermin. That's what my uncle said, and he's right.", "HATE_SPEECH"),
+        ("Someone should teach that reporter a lesson she won't forget.", "VIOLENCE"),
+        ("She's going to regret ever crossing me.", "VIOLENCE"),
+        ("I'll be waiting outside your house tonight.", "VIOLENCE"),
+        ("Let's all report her account until it's gone.", "HARASSMENT"),
+        ("If you don't send me more pics I'll show your parents the ones I have.", None),
         # Toasts and titles beside an attack or an attacker.
         (
             "Every year on the anniversary of the Utøya massacre I raise a glass. "
