@@ -1748,7 +1748,13 @@ _FOREIGN_COUNTER = re.compile(
     rf"decir|afirmar|pensar|creer)\s*,?\s*(?:que|dass)\b[^.!?]{{3,140}}?[,;:]?\s*"
     rf"(?:c'?est|c est|est|serait|ist|ware|es|seria)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}(?!\w)|"
     rf"\b(?:c'?est|c est|es ist|es)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}\s+(?:de dire|zu sagen|"
-    rf"decir)\b|\b(?:arrete[zs]? de dire|hor(?:t)? auf zu sagen|deja(?:d)? de decir)\b"
+    rf"decir)\b|\b(?:arrete[zs]? de dire|hor(?:t)? auf zu sagen|deja(?:d)? de decir)\b|"
+    # Hostility at those who mistreat a group: "je déteste quand les gens insultent les gays".
+    rf"\b(?:je deteste|je hais|je ne supporte pas|ich hasse es|ich kann es nicht leiden|odio|"
+    rf"detesto|no soporto)\s*,?\s*(?:quand|lorsque|wenn|cuando)\s+(?:les gens|on|quelqu'un|"
+    rf"leute|man|jemand|la gente|alguien)\b[^.!?]{{0,40}}?\b(?:insult\w*|maltrait\w*|frapp\w*|"
+    rf"harcel\w*|attaqu\w*|se moqu\w*|beleidig\w*|schlag\w*|angreif\w*|belastig\w*|"
+    rf"beschimpf\w*|maltrat\w*|pega\w*|ataca\w*|acosa\w*|se burla\w*)"
 )
 
 
