@@ -2998,7 +2998,8 @@ _HISTORY = re.compile(
     r"sobibor|(?:the )?(?:concentration|death|extermination|labou?r) camps?|the gas chambers|"
     r"the trail of tears|the (?:vietnam|korean|iraq|gulf|napoleonic|cold|first world|second "
     r"world|hundred years'?) war|the witch trials|the black death|the plague|the partition|"
-    r"the armenians?|the tutsis?|the killing of|the assassination of)\b"
+    r"the armenians?|the tutsis?|the killing of|the assassination of|hitler|stalin|mussolini|"
+    r"pol pot|goebbels|himmler|eichmann|idi amin|jim crow|segregation|the confederacy)\b"
 )
 
 _QUESTION = re.compile(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")

@@ -98,6 +98,8 @@ from moderation.engine.rules import foreign_supportive
         "Odio cuando la gente insulta a los gitanos.",
         'Die Zeitung berichtet, dass ein Mann "Ausländer raus" gerufen hat.',
         "Las personas trans merecen respeto.",
+        "Why did Hitler hate Jews?",
+        "Why did Stalin starve Ukrainians?",
         # Kind words and denials said to someone.
         "Du bist so ein guter Freund, danke.",
         "Du bist nicht nutzlos, du bist wertvoll.",
@@ -325,6 +327,8 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
             "VIOLENCE",
         ),
         ("How do I get away with hitting my kids?", "VIOLENCE"),
+        ("Why didn't Hitler finish the job with the Jews?", "EXTREMISM"),
+        ("How did Hitler kill Jews? I want to do the same.", "VIOLENCE"),
         ("The dykes in this town should be run out.", "HATE_SPEECH"),
         (
             "She's just another dumb bitch who thinks she deserves a promotion because she's a "
