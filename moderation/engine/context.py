@@ -801,6 +801,13 @@ _COUNTER = re.compile(
     rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
     rf"mean|hurtful|ignorant|out of line)|a bully|never (?:met|known|talked to|spoken to|"
     rf"worked with|lived (?:with|next to)))\b|"
+    # Distress at seeing harm done: "I hate watching videos of people getting their heads cut
+    # off".
+    r"\b(?:hate|can'?t stand|cannot stand|can'?t bear|cannot bear|am sick of|'m sick of) "
+    r"(?:watching|seeing|hearing about|reading about) (?:videos of |footage of |pictures of |"
+    r"news of )?(?:people|animals|kids|children|anyone|someone|innocent \w+) (?:get|getting|being) "
+    r"(?:hurt|killed|beaten|tortured|abused|shot|stabbed|hit|bullied|mistreated|attacked|"
+    r"beheaded|executed|their heads cut off)\b(?![^.!?]*\b(?:but|yet|however|though|except)\b)|"
     # Tired of hearing a claim: "I'm sick of hearing that disabled people are a burden".
     r"\b(?:sick|tired) (?:and tired )?of (?:hearing|reading|people (?:saying|claiming|"
     r"pretending)|being told) that\b|"

@@ -1180,7 +1180,12 @@ _HARM_SUFFERED = (
     r"fire|executed|beheaded|hanged|strangled|maimed|butchered)|"
     r"(?:skull|head|neck|spine|bones?|face) (?:crack(?:s|ed|ing)?|snap(?:s|ped|ping)?|"
     r"shatter(?:s|ed|ing)?|split(?:s|ting)? open|cav(?:e|ed|ing) in|roll(?:s|ed|ing)?)|"
-    r"set (?:a|the|my|his|her|that) (?:\w+ )?(?:cat|dog|kitten|puppy|animal) on fire)"
+    r"set (?:a|the|my|his|her|that) (?:\w+ )?(?:cat|dog|kitten|puppy|animal) on fire|"
+    # "people getting their heads cut off", "seeing their bodies burn".
+    r"(?:get|gets|got|getting|having|have|had) (?:their|his|her) (?:heads?|throats?|limbs|"
+    r"fingers|hands|arms|legs|eyes) (?:cut off|chopped off|cut|slit|sliced open|blown off|"
+    r"ripped off|gouged out)|(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|"
+    r"rot|rotting|on fire))"
 )
 _PLEASURE_BEFORE = (
     r"(?:(?:love|loved|enjoy|enjoyed|like|liked|live for|get off on|got off on) (?:to )?"
@@ -1189,7 +1194,10 @@ _PLEASURE_BEFORE = (
     r"(?:satisfying|fun|funny|hilarious|a joy|beautiful) (?:to (?:watch|see|hear))|"
     r"(?:i|we) (?:laughed|smiled|cheered|celebrated) (?:when|as|while)|made my day|"
     # The suffering wished for: "I want to see him suffer".
-    r"(?:want|wanna|would love|'d love|can'?t wait|hope|long|need) to (?:see|watch|hear))"
+    r"(?:want|wanna|would love|'d love|can'?t wait|hope|long|need) to (?:see|watch|hear)|"
+    # "The best part of the war was seeing their bodies burn."
+    r"(?:the )?(?:best|funniest|greatest) (?:part|thing|moment)(?: of(?: \w+){1,3}?)? (?:was|is) "
+    r"(?:seeing|watching|hearing))"
 )
 _PLEASURE_AFTER = (
     r"(?:(?:was|is|were|are|be) (?:\w+ ){0,2}?(?:satisfying|beautiful|hilarious|funny|"

@@ -181,6 +181,9 @@ from moderation.engine.rules import foreign_supportive
         "I'll be waiting at your house with pizza, see you at 7!",
         "I'll be waiting outside your school with the car, see you at 3.",
         "If you don't send me more pics of the puppy I'll cry lol",
+        "I hate watching videos of people getting their heads cut off.",
+        "The best part of the trip was seeing the northern lights.",
+        "I love watching cooking videos where they cut the fish heads off.",
         # Pests, players, toasts.
         "How do I kill slugs in my garden?",
         "Our keeper is going to eat your strikers alive.",
@@ -355,6 +358,9 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("I'll be waiting outside your house tonight.", "VIOLENCE"),
         ("Let's all report her account until it's gone.", "HARASSMENT"),
         ("If you don't send me more pics I'll show your parents the ones I have.", None),
+        ("I love watching videos of people getting their heads cut off.", "VIOLENCE"),
+        ("The best part of the war was seeing their bodies burn.", "VIOLENCE"),
+        ("I hate watching people get hurt, but these immigrants deserve it.", "HATE_SPEECH"),
         # Toasts and titles beside an attack or an attacker.
         (
             "Every year on the anniversary of the Utøya massacre I raise a glass. "
