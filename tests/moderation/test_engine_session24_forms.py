@@ -44,7 +44,9 @@ someone's house; a crowd set to report an account "until it's gone"; sextortion 
 don't send me more pics".
 
 Each form has harmful neighbours that must stay flagged. Every text here was written for these
-tests; none comes from a data set."""
+tests; none comes from a data set. 116 of the 236 verdict cases fail on policy 2026.11.73
+(a3893a7): 84 harmful texts it let through and 32 harmless ones it flagged; the rest are
+neighbours that already held, kept as guards."""
 
 from __future__ import annotations
 
