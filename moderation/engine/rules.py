@@ -986,6 +986,8 @@ def _hate_statement(normalized: str) -> bool:
         for pattern in patterns:
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
+        if foreign and _FOREIGN_RIGHTS_DENIED.search(sentence):
+            return True
         if not foreign:
             found_foreign = None
         # "J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "Juden?
@@ -4033,6 +4035,20 @@ _FOREIGN_WORTH = (
     r"no (?:se )?merecen (?:ningun respeto|respeto|vivir|existir|derechos|los mismos derechos|"
     r"nada|la vida))"
 )
+# Rights denied to a group, a negation that carries the claim: "les homosexuels ne devraient
+# pas avoir le droit d'adopter", "Homosexuelle sollten keine Kinder adoptieren dürfen", "las
+# mujeres no deberían votar", "Frauen haben in der Politik nichts verloren".
+_FOREIGN_RIGHTS_DENIED = re.compile(
+    rf"\b{_FOREIGN_GROUP}\s+(?:ne devraient pas|ne doivent pas|ne devraient jamais|sollten nicht|"
+    rf"sollten keine\w*|sollten niemals|durfen nicht|durfen keine\w*|no deberian|no deben|nunca "
+    rf"deberian)\s+(?:(?:avoir le droit d'?|avoir le droit de|le droit de|pouvoir|etre "
+    rf"autorise\w* a|des enfants|d'enfants|kinder|das recht haben,? (?:zu )?|tener (?:el )?derecho "
+    rf"a|poder|ninos)\s*)?(?:voter|avoir le droit|adopter|se marier|travailler|conduire|"
+    rf"enseigner|wahlen|adoptieren|heiraten|arbeiten|autofahren|unterrichten|votar|adoptar|"
+    rf"casarse|trabajar|conducir|ensenar|poder)\b(?!\s+mu(?:e)?ssen)|"
+    rf"\b{_FOREIGN_GROUP}\s+(?:n'?ont rien a faire|haben (?:\w+ ){{0,3}}nichts (?:zu suchen|"
+    rf"verloren)|no pintan nada)\b"
+)
 _FOREIGN_TARGETS = re.compile(
     rf"\b(?:{_FOREIGN_GROUP}|mosquees?|synagogues?|moscheen?|synagogen?|mezquitas?|sinagogas?|"
     r"foyers de migrants|fluchtlingsheime?|asylheime?|bateaux|boote|pateras|cayucos|"
@@ -4084,8 +4100,14 @@ _FOREIGN_HATE = re.compile(
     rf"{_FOREIGN_GROUP}\b|"
     rf"\b{_FOREIGN_GROUP}\s+(?:sont|sind|son)\s+(?:(?:tous|toutes|alle|todos|todas|nur|que|"
     rf"solo|juste|des|de|que des|nichts als)\s+){{0,3}}{_FOREIGN_CRIMINALS}\b|"
-    rf"\b{_FOREIGN_GROUP}\s+(?:devraient|doivent|meritent de|sollten|mussten|muessen|mussen|"
-    rf"verdienen es|gehoren|deberian|deben|merecen)\s+(?:\w+\s+){{0,3}}?{_FOREIGN_DEATH}\b|"
+    rf"\b{_FOREIGN_GROUP}\s+(?:devraient|doivent|devrait|doit|meritent de|sollten|sollen|soll|"
+    rf"mussten|muessen|mussen|muss|verdienen es|gehoren|deberian|deben|deberia|debe|merecen|"
+    rf"tienen que)\s+(?:\w+\s+){{0,3}}?{_FOREIGN_DEATH}\b|"
+    # Places of worship to be shut: "on devrait fermer toutes les mosquées".
+    rf"\b(?:fermer|interdire|raser|detruire|schliessen|verbieten|abreissen|cerrar|prohibir|"
+    rf"derribar)\s+(?:toutes les|alle|todas las)\s+(?:mosquees|synagogues|moscheen|synagogen|"
+    rf"mezquitas|sinagogas)\b|\b(?:alle|die) (?:moscheen|synagogen)\s+(?:\w+\s+)?(?:schliessen|"
+    rf"verbieten|abreissen|niederbrennen)\b|"
     rf"\b{_FOREIGN_GROUP}\s+{_FOREIGN_WORTH}|"
     rf"\b(?:je n'?ai (?:aucun|pas de|plus aucun) respect pour|ich habe? (?:keinen|null) "
     rf"respekt (?:vor|fur)|no (?:tengo|siento) (?:ningun )?respeto (?:por|hacia|a))\s+"

@@ -7,7 +7,9 @@ imputed to a whole group ("Schwarze sind alle Kriminelle"), death called for in 
 no merecen respeto", "je n'ai aucun respect pour les handicapés"), inferiority ("Frauen sind
 Männern unterlegen"), swear words and vermin words said of a group or of "them" after it is
 named ("diese scheiß Muslime", "Juden? Das sind Ratten."), a group ruining the country, its
-members to be killed, and negations that assert ("ne sont que des parasites") are hate; a
+members to be killed, rights denied ("las mujeres no deberían votar", "Frauen haben in der
+Politik nichts verloren"), places of worship to be shut, and negations that assert ("ne sont
+que des parasites") are hate; a
 sentence that denies every hostile word it holds ("les immigrés ne sont pas des criminels"),
 speaks kindly of a group ("deberían ser tratados con respeto"), pities its hardship ("victimes
 de violeurs") or condemns a hateful claim ("dire que ... c'est de la haine pure", "el racismo
@@ -44,9 +46,10 @@ someone's house; a crowd set to report an account "until it's gone"; sextortion 
 don't send me more pics".
 
 Each form has harmful neighbours that must stay flagged. Every text here was written for these
-tests; none comes from a data set. 116 of the 236 verdict cases fail on policy 2026.11.73
-(a3893a7): 84 harmful texts it let through and 32 harmless ones it flagged; the rest are
-neighbours that already held, kept as guards."""
+tests; none comes from a data set. 116 of the first 236 verdict cases failed on policy
+2026.11.73 (a3893a7): 84 harmful texts it let through and 32 harmless ones it flagged; the
+rest are neighbours that already held, kept as guards. The rights-denied, closed-mosque and
+"sollen verschwinden" cases (8 harmful texts, 6 harmless neighbours) came after that count."""
 
 from __future__ import annotations
 
@@ -102,6 +105,12 @@ from moderation.engine.rules import foreign_supportive
         "Las personas trans merecen respeto.",
         "Why did Hitler hate Jews?",
         "Why did Stalin starve Ukrainians?",
+        "Les femmes ont le droit de voter.",
+        "Homosexuelle dürfen in Deutschland Kinder adoptieren.",
+        "Los gays pueden adoptar en España desde 2005.",
+        "Les femmes ne devraient pas avoir peur de voter.",
+        "Las mujeres no deberían tener miedo de votar.",
+        "Die Moscheen in der Altstadt schließen um 20 Uhr.",
         # Kind words and denials said to someone.
         "Du bist so ein guter Freund, danke.",
         "Du bist nicht nutzlos, du bist wertvoll.",
@@ -225,6 +234,14 @@ def test_harmless_forms_are_not_flagged(text: str) -> None:
         ("Les noirs sont des singes, c'est raciste mais c'est vrai.", "HATE_SPEECH"),
         ("Odio a los judíos, me dan asco.", "HATE_SPEECH"),
         ("Je déteste quand les gens défendent les gays.", "HATE_SPEECH"),
+        ("Les femmes n'ont rien à faire en politique.", "HATE_SPEECH"),
+        ("Frauen haben in der Politik nichts verloren.", "HATE_SPEECH"),
+        ("Las mujeres no deberían votar.", "HATE_SPEECH"),
+        ("Homosexuelle sollten keine Kinder adoptieren dürfen.", "HATE_SPEECH"),
+        ("Les homosexuels ne devraient pas pouvoir se marier.", "HATE_SPEECH"),
+        ("Die Flüchtlinge sollen alle verschwinden.", "HATE_SPEECH"),
+        ("On devrait fermer toutes les mosquées.", "HATE_SPEECH"),
+        ("Man sollte alle Moscheen schließen.", "HATE_SPEECH"),
         ("Odio a los gitanos cuando la gente los insulta, se lo merecen.", "HATE_SPEECH"),
         ("Les femmes sont des putes.", "HATE_SPEECH"),
         ("Frauen sind Schlampen.", "HATE_SPEECH"),
