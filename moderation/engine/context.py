@@ -718,18 +718,16 @@ _SPEECH_SUBJECT = (
     r"antisemitism|islamophobia|xenophobia|ableism|misogyny|hate speech|hatred|discrimination)|"
     r"[\"”’'])"
 )
-_CONDEMNED = (
-    r"(?:(?:not|never) (?:okay|ok|acceptable|alright|all right|right|justified|fine)|"
-    r"unacceptable|wrong|hateful|racist|bigoted|disgusting|offensive|hurtful|"
-    r"harmful|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|false|a lie|lies|pathetic|"
-    r"cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|bigotry|racism|sexism|"
-    r"homophobia|transphobia|ableism|hate|hatred|absurd|ridiculous|untrue|baseless|debunked|"
-    r"rubbish|propaganda|sexist|homophobic|transphobic|antisemitic|anti-semitic|islamophobic|"
-    r"misogynistic|misogynist|xenophobic|ableist|discriminatory|prejudiced|dehumani[sz]ing)"
-)
 _BIGOTED = (
     r"(?:hurtful|harmful|racist|hateful|offensive|bigoted|antisemitic|anti-semitic|islamophobic|"
     r"homophobic|transphobic|sexist|misogynistic|misogynist|xenophobic|ableist|dehumani[sz]ing)"
+)
+_CONDEMNED = (
+    r"(?:(?:not|never) (?:okay|ok|acceptable|alright|all right|right|justified|fine)|"
+    r"unacceptable|wrong|disgusting|a slur|cruel|vile|shameful|ignorant|bullshit|nonsense|"
+    r"false|a lie|lies|pathetic|cowardly|evil|disgraceful|despicable|abhorrent|inexcusable|"
+    r"bigotry|racism|sexism|homophobia|transphobia|ableism|hate|hatred|absurd|ridiculous|"
+    rf"untrue|baseless|debunked|rubbish|propaganda|discriminatory|prejudiced|{_BIGOTED})"
 )
 # What the holder of a bigoted belief is told to do.
 _LEARN = (
@@ -1531,9 +1529,14 @@ def without_quotes(text: str) -> str:
 # Praise of a group said and nothing more: "Gay people are nice.", "Trans people are brave."
 # Words such as "nice" or "strong" clear only such a sentence: "... are strong, which is why
 # they make good slaves" is no praise.
+# Swear words used only to intensify: "so fucking funny", "bloody brilliant".
+INTENSIFIERS = (
+    r"(?:fucking|fuckin|fcking|fking|fuking|effing|freaking|frigging|bloody|damn|damned|"
+    r"goddamn|hella)"
+)
 _PLAIN_PRAISE = re.compile(
     r"(?:i think |honestly,? |in my experience,? )?(?:all |most )?[\w' -]{2,40}? (?:are|is) "
-    r"(?:(?:so|really|very|truly|just|such|fucking|fuckin|freaking|bloody|damn|hella) )*(?:nice|"
+    rf"(?:(?:so|really|very|truly|just|such|{INTENSIFIERS}) )*(?:nice|"
     r"awesome|brave|smart|talented|hard-?working|honest|decent|fantastic|strong|clever|"
     r"intelligent|caring|generous|good|lovely|kind|great|wonderful|amazing|cool|beautiful|"
     r"gorgeous|incredible|resilient|inspiring|valid)(?: and (?:so |really |very )?\w+)?"

@@ -258,10 +258,7 @@ _GROUP_IS = re.compile(
 
 
 # Swear words that only intensify the next word ("so fucking funny"): they call nobody anything.
-_INTENSIFIER = re.compile(
-    r"\b(?:fucking|fuckin|fcking|fking|fuking|effing|freaking|frigging|bloody|damn|damned|"
-    r"goddamn|hella)\b"
-)
+_INTENSIFIER = re.compile(rf"\b{context.INTENSIFIERS}\b")
 
 
 def _never(_text: str) -> bool:
@@ -414,7 +411,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
     # Each category head's probability as a share of its own bar.
     ratios = {c: probs[c] / thresholds[c] for c in classifier.LEARNED_CATEGORIES}
     top = max(ratios, key=lambda c: (ratios[c], c))
-    min_ratio = FOREIGN_CATEGORY_RATIO if model.reads_foreign(normalized) else MIN_CATEGORY_RATIO
+    foreign = model.reads_foreign(normalized)
+    min_ratio = FOREIGN_CATEGORY_RATIO if foreign else MIN_CATEGORY_RATIO
     if ratios[top] < min_ratio:
         # The "any category" head alone, with no category head near enough to its own bar
         # (halfway; all the way on foreign text), names nothing the text would be unsafe for:
@@ -474,7 +472,6 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         # the hostility or argues against it ("I don't hate anyone for their religion") is
         # cleared: the words are about a group, not against it. So is a harassment flag whose
         # every carrying sentence calls "you" names only to deny them ("you're not stupid").
-        foreign = model.reads_foreign(normalized)
         for category in [c for c in flags if c in _STANCE_CATEGORIES]:
             carriers = parts.carriers(category, True, thresholds)
             if all(
