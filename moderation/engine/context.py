@@ -31,6 +31,7 @@ def sentences(text: str) -> list[str]:
 # --- Harmless senses of violent words -----------------------------------------------------
 
 _TECH_OBJECT = (
+    r"(?:all (?:of )?the |every one of the )?"
     r"(?:the |a |an |this |that |my |our |your |its |all |every |each |any |stuck |hung |"
     r"hanging |running |old |zombie |orphan(?:ed)? |child |parent |background |idle |stale |"
     r"frozen |rogue |current |existing |remote |\w+ )?"
@@ -235,6 +236,11 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"lambs?|thighs?|breasts?|carcass(?:es)?|poultry|game birds?|squid|octopus)\b",
             "prepare the food",
         ),
+        (
+            r"\bbreak(?:s|ing)? down (?:a |the |an |whole )?(?:\w+ )?(?:carcass(?:es)?|pigs?|hogs?|"
+            r"lambs?|chickens?|deer|cows?|sides? of (?:beef|pork))\b",
+            "prepare the food",
+        ),
         # Knife work on food and materials: cut the bread, slice the onions, stab the potatoes
         # with a fork, carve the turkey, cut the rope.
         (
@@ -282,6 +288,29 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"ing)?)\s+(?P<task>(?:an?|the|this|that)\s+(?:workout|exam|test|"
             r"interview|presentation|song|set|solo|performance|level|round|match|game)\b)",
             r"ace \g<task>",
+        ),
+        # A team beating its rival: "our team is going to slaughter them on Saturday", "the lads
+        # will destroy them in the final".
+        (
+            r"\b(?:our|my|the|their|your) (?:\w+ )?(?:team|side|squad|club|lads|boys|girls|"
+            r"players|defen[cs]e|offen[cs]e|lineup)\s+(?:is |are |'s |'re |will |'ll )?(?:(?:going "
+            r"to|gonna|about to|set to) )?(?:slaughter|destroy|murder|kill|crush|annihilate|"
+            r"demolish|massacre|bury|smash|obliterate|wreck)\w*\b",
+            "our team will win against",
+        ),
+        # A team beating its rival, in German: "wir werden sie im Finale vernichten".
+        (
+            r"\b(?P<event>(?:im|in der|beim|am|nachste[nr]?) (?:finale|spiel|match|halbfinale|"
+            r"derby|"
+            r"ruckspiel|turnier|pokal|samstag|sonntag|wochenende)\b[^.!?]{0,20}?)\b(?:vernichten|"
+            r"zerstoren|fertigmachen|abschlachten|zerlegen|plattmachen|niedermachen)\b",
+            r"\g<event>besiegen",
+        ),
+        # Impressing: "knock your socks off", "blow your mind".
+        (
+            r"\b(?:knock(?:s|ed|ing)?|blow(?:s|n|ing)?|blew) (?:your|my|his|her|their|our|the) "
+            r"(?:socks off|minds?)\b",
+            "impress them",
         ),
         # Getting in touch: "hit me up", "I'll hit you up later", "I'll hit you back tomorrow".
         (r"\bhit(?:s|ting)? (?:me|you|u|ya|him|her|them|us) up\b", "get in touch with"),
@@ -604,6 +633,59 @@ def asks_about_a_word(sentence: str) -> bool:
     )
 
 
+# A plain question about what a group does or believes: "Why do Muslims pray five times a
+# day?", "Why do trans people change their names?". What makes such a question loaded is kept
+# out: a generalisation ("all", "always", "so", "such"), a grievance ("refuse", "keep",
+# "force", "take over"), crime, an opinion on rights ("should", "allowed", "deserve"), and
+# anything hostile or vicious.
+_PLAIN_QUESTION = re.compile(
+    r"^\W*(?:why|how|what|when|where|which|who|do|does|did|are|is|can|how come)\b[^?]*\?\s*$"
+)
+_LOADED = re.compile(
+    r"\b(?:all|always|every|everything|so|such|too|really|even|just|still|never|ever|constantly|"
+    r"keep|keeps|refus\w*|won'?t|can'?t|cannot|insist\w*|think (?:they|that they)|pretend\w*|"
+    r"claim\w*|control\w*|run|runs|own|owns|take over|taking over|invad\w*|breed\w*|commit\w*|"
+    r"crimes?|criminal\w*|steal\w*|stole|rap\w+|lie|lies|lying|cheat\w*|complain\w*|whin\w*|"
+    r"demand\w*|expect\w*|agenda|shove|forc\w+|push\w*|allowed|should|shouldn'?t|must|deserve\w*|"
+    r"rights|ban|banned|deport\w*|get away|hate\w*|smell\w*|dirty|loud|violen\w*|dangerous|"
+    r"terror\w*|bomb\w*|kill\w*|weird|strange|creepy|annoying|obsess\w*|problems?|threats?|"
+    r"many|more|most|less|fewer|worse|better|superior|inferior|even|act|acting|look|looks|"
+    r"sound|sounds|like that|that way|this way|normal|natural|real|actually|afraid|scared|"
+    r"tolerate|let|letting|us|we|our|you|your|"
+    # What a trope makes them worship or practise: "Why do Jews worship money?".
+    r"(?:worship\w*|love|loves|hoard\w*) (?:money|gold)|greed\w*|p(?:a)?edo\w*|satan\w*|"
+    r"devils?|demons?|idols?|false|fake|cults?|"
+    r"evil|blood|sacrific\w*|animals?|goats?|pigs?|cousins?|wives|polygam\w*|sharia|jihad\w*|"
+    r"infidels?|weapons?|guns?|swastikas?|nazi\w*|hitler|death|hatred)\b"
+)
+
+
+# What a question may ask a group about: its faith, customs, language and life events (not its
+# bodies, diet or habits, where stereotypes lie: "Why do Jews have big noses?").
+_PRACTICE = re.compile(
+    r"\b(?:celebrat\w*|pray\w*|fast|fasts|fasting|wear|wears|wearing|believ\w*|worship\w*|"
+    r"observ\w*|speak|speaks|speaking|communicat\w*|sign|signing|practi[cs]\w*|convert\w*|"
+    r"follow|follows|light|lights|lighting|attend\w*|go to (?:church|mosque|temple|synagogue)|"
+    r"come out|coming out|transition\w*|change (?:their|her|his) names?|send (?:money|remittances) "
+    r"home|bury|buries|burial|greet\w*|name (?:their|her|his) (?:children|kids|babies)|"
+    r"cover (?:their|her|his) (?:hair|heads?)|keep (?:kosher|halal|the sabbath|shabbat))\b"
+)
+
+
+def asks_plainly_about_a_group(sentence: str) -> bool:
+    """A question about a group's faith, customs, language or life events, with nothing in it
+    that generalises, complains, imputes or speaks ill."""
+    unquoted = without_quotes(sentence).strip()
+    return (
+        _PLAIN_QUESTION.match(unquoted) is not None
+        and names_a_group(unquoted)
+        and _PRACTICE.search(unquoted) is not None
+        and not _LOADED.search(unquoted)
+        and not _speaks_ill(unquoted)
+        and not holds_contempt(unquoted)
+    )
+
+
 # --- Negation, support and quoting, per sentence ------------------------------------------
 
 NEGATION = re.compile(
@@ -668,6 +750,9 @@ _SUPPORT = re.compile(
     r"are people|are human|are welcome|just as|as much as anyone|are valid|"
     r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
     r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
+    # "trans people should be able to use the bathroom without fear".
+    r"without (?:fear|being (?:harassed|attacked|judged|bullied|targeted|threatened|insulted|"
+    r"discriminated against|stared at))|"
     # A claim for a group's needs: "disabled people should get better access to transport".
     r"(?:should|must|need to|deserve to) (?:get|have|receive|be given) (?:\w+ )?(?:better|more|"
     r"equal|full|the same|fair|free|easier|proper) (?:\w+ )?(?:access|rights|support|pay|"
@@ -696,7 +781,9 @@ _SUPPORT = re.compile(
     # Hardship acknowledged: "trans people have it hard enough", "they have been through enough".
     r"(?:(?:have|has|had) (?:it )?(?:so |really |pretty )?(?:hard|tough|rough)(?: enough)?|"
     r"(?:have|has|had) (?:been through|suffered|endured|gone through) (?:so much|enough)|"
-    r"(?:have|has) enough to deal with)(?=(?: already| as it is| these days)?\W*$)|"
+    r"(?:have|has) enough to deal with)(?=(?: already| as it is| these days)?(?:\W*$|\s*[,;:-]+\s*"
+    r"(?:so |now |just |please )?(?:let (?:us|them|people|everyone) (?:live|be|exist|love)|leave "
+    r"(?:us|them) (?:alone|be|in peace)|give (?:us|them) a break|be kind)\b))|"
     # "Gay people exist.": that a group exists, said and nothing more.
     r"exists?(?=\s*[.!]*\s*$))\b"
 )
@@ -790,13 +877,14 @@ def _belief_told_off(sentence: str) -> bool:
 _COUNTER = re.compile(
     rf"(?:{_SPEECH_SUBJECT}\s*(?:'s|is|are|was|were)\s+(?:(?:so|really|just|very|deeply|"
     rf"completely|totally|utterly|absolutely|plain|simply|both|pure|blatant|blatantly|outright|"
-    rf"obviously|clearly|straight-up|straight up)\s+)?{_CONDEMNED}\b|"
+    rf"obviously|clearly|straight-up|straight up)\s+){{0,2}}{_CONDEMNED}\b|"
     rf"\b(?:that'?s|it'?s) {_CONDEMNED}\b|"
     # A claim reported and refuted at once: "some claim that ..., which is absurd".
     rf"\bwhich (?:is|was) (?:(?:so|just|plainly|simply|utterly|completely) )?{_CONDEMNED}\b|"
     rf"\bif you (?:call|think|say|believe|treat)\b[^.!?]{{1,80}}?\byou(?:'re| are|'ve| have)\s+"
     rf"(?:clearly |obviously |probably )?"
-    rf"(?:the (?:real )?problem|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
+    rf"(?:the (?:real |only )?(?:problem|one|abomination|disgrace|freak|monster|idiot|moron|sick "
+    rf"one|bigot)|part of the problem|a bigot|a racist|wrong|(?:being )?(?:cruel|"
     rf"mean|hurtful|ignorant|out of line)|a bully|never (?:met|known|talked to|spoken to|"
     rf"worked with|lived (?:with|next to)))\b|"
     # Distress at seeing harm done: "I hate watching videos of people getting their heads cut
@@ -922,6 +1010,55 @@ def names_a_group(normalized: str) -> bool:
     return bool(GROUP_WORDS.search(normalized) or lexicon.SLUR_RE.search(normalized))
 
 
+# A colour that is part of a name: "Walter White", "Jack Black", "Snow White", "the White
+# House", "Black Friday" (capitalised, beside another capitalised word that names no people).
+_NAME_COLOUR = re.compile(r"\b(?:White|Black|Brown|Red|Yellow)\b")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+_PEOPLE_NOUNS = frozenset(
+    ("people", "folks", "persons", "community", "communities", "men", "women", "kids",
+     "children", "guys", "lives", "families", "voters", "students", "workers", "citizens")
+)  # fmt: skip
+
+
+# Capitalised words that open a sentence rather than name anyone ("The Black community").
+_NOT_A_NAME = frozenset(
+    ("the", "a", "an", "this", "that", "these", "those", "our", "my", "their", "your", "his",
+     "her", "all", "some", "many", "most", "every", "why", "how", "what", "when", "where", "who",
+     "do", "does", "did", "are", "is", "was", "were", "i", "we", "they", "you", "if", "and",
+     "but", "so", "as", "no", "not", "only", "being", "dear", "hey", "hi")
+)  # fmt: skip
+
+
+def _names_beside(word: str | None) -> bool:
+    return (
+        word is not None
+        and _CAPITALISED.fullmatch(word) is not None
+        and word.lower() not in _NOT_A_NAME
+        and word.lower() not in _PEOPLE_NOUNS
+        and not GROUP_WORDS.fullmatch(word.lower())
+    )
+
+
+def groups_only_in_names(content: str) -> bool:
+    """Every group word in `content` is a colour that is part of a name ("How did Walter White
+    make meth?", "the White House press office"): the text names no people for who they are."""
+    lowered = content.lower()
+    found = list(GROUP_WORDS.finditer(lowered))
+    if not found or lexicon.SLUR_RE.search(lowered):
+        return False
+    for match in found:
+        if not _NAME_COLOUR.fullmatch(content[match.start() : match.end()]):
+            return False
+        before = re.findall(r"[A-Za-z]+", content[: match.start()])[-1:]
+        after = re.match(r"\W*([A-Za-z]+)", content[match.end() :])
+        if not (
+            _names_beside(before[0] if before else None)
+            or _names_beside(after.group(1) if after else None)
+        ):
+            return False
+    return True
+
+
 # Words that speak of a person or of people: pronouns (not the writer's own) and nouns for
 # people in general.
 _PEOPLE = re.compile(
@@ -1009,6 +1146,8 @@ _RIGHTS = re.compile(
     r"have (?:kids|children|babies)|go to (?:school|university|college)|marrying|get married|"
     r"hold (?:public |political |an? )?offices?|be elected|be hired|be promoted|have (?:a )?jobs?|"
     r"hold (?:a )?jobs?|have rights|equal rights|serve on (?:a )?jur(?:y|ies)|open bank accounts?|"
+    r"get (?:life |health |car |home )?insurance|(?:get|take out) (?:a )?(?:loans?|mortgages?|"
+    r"credit cards?)|get (?:a )?(?:passports?|visas?|driving licen[cs]es?)|"
     r"rent (?:a |an )?(?:flat|apartment|house|home)s?)\b"
 )
 # Colours the learned tier reads as it reads "black" and "white" ("why shouldn't brown rice
@@ -1506,7 +1645,10 @@ _AFFECTION = re.compile(
     r"(?:\bi (?:love|adore|luv) (?:you|ya|u)\b|(?:^|[,.!?;:]\s*)(?:love|luv) (?:you|ya|u)\b|"
     r"\b(?:you'?re the best|"
     r"you are the best|you'?re my (?:best friend|favou?rite|hero)|my (?:best friend|bestie)|"
-    r"(?:so )?proud of (?:you|ya)|miss (?:you|ya) already|can'?t wait to see (?:you|ya))\b)"
+    r"(?:so )?proud of (?:you|ya)|miss (?:you|ya) already|can'?t wait to see (?:you|ya))\b|"
+    # Praise as the name called: "shut up, you absolute legend".
+    r"\b(?:you|ya|u) (?:absolute|total|utter|beautiful|magnificent|glorious|mad|crazy)? ?(?:legend|"
+    r"genius|king|queen|icon|hero|star|gem|angel|sweetheart|treasure|gift)\b)"
 )
 _WORSE_THAN_MILD = re.compile(
     r"\b(?:die|dead|kill\w*|hurt|hate you|hates you|everyone hates|nobody (?:likes|loves|wants)|"
@@ -1750,7 +1892,11 @@ _FOREIGN_CONDEMNED = (
     r"menschenverachtend|inakzeptabel|eine schande|widerlich|homophob|sexistisch|antisemitisch|"
     r"diskriminierend|widert mich an|hat (?:hier )?keinen platz|muss aufhoren|racista|"
     r"(?:puro )?odio|odios[oa]|inaceptable|una verguenza|homofob[oa]|sexista|antisemita|"
-    r"discriminatori[oa]|me da asco|no tiene cabida|tiene que acabar)"
+    r"discriminatori[oa]|me da asco|no tiene cabida|tiene que acabar|"
+    # The bigotry named: "c'est du sexisme", "das ist Rassismus", "es puro racismo".
+    r"(?:du |de la |purer? |reiner? |puro |pura )?(?:sexisme|racisme|homophobie|antisemitisme|"
+    r"transphobie|islamophobie|xenophobie|sexismus|rassismus|antisemitismus|fremdenfeindlichkeit|"
+    r"sexismo|racismo|homofobia|antisemitismo|transfobia|islamofobia|xenofobia))"
 )
 _FOREIGN_COUNTER = re.compile(
     rf"\b{_FOREIGN_BIGOTRY}\b[^.!?]{{0,60}}\b{_FOREIGN_CONDEMNED}(?!\w)|"

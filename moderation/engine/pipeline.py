@@ -272,6 +272,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can, _never),
     # "Why do some gay people call themselves queer?": a question about a word.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_about_a_word, _never),
+    # "Why do Muslims pray five times a day?": a plain question about what a group does.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_plainly_about_a_group, _never),
     # "Is it true that gay people can't donate blood?": a question of fact about the rules.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow, _never),
     # "Why are women paid less than men?": why a group is wronged, asked, and nowhere called
@@ -484,7 +486,12 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                 for c in carriers
             ):
                 flags.pop(category)
-        if "HATE_SPEECH" in flags and _only_names_a_group(normalized):
+        if "HATE_SPEECH" in flags and (
+            _only_names_a_group(normalized)
+            or (context.groups_only_in_names(content) and not context.holds_contempt(normalized))
+        ):
+            # "Jews", or "How did Walter White make meth?": a group's name alone, or a colour
+            # that is part of a person's or a place's name, says nothing against anyone.
             flags.pop("HATE_SPEECH")
         if {"HATE_SPEECH", "HARASSMENT"} & set(flags) and context.only_things_named(
             content, normalized
@@ -573,6 +580,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
         recovering = category == "SELF_HARM" and all(
             rules.recovery_governs(c)
             or rules.helping_someone_else(c)
+            or rules.offers_help_about(normalized, c)
             or parts.denied(c, category, f.learned_only, thresholds)
             for c in carriers
         )

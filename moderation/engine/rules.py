@@ -620,6 +620,11 @@ _WORTH_DENIED = (
     r"(?:don'?t|do not|doesn'?t|does not|never) deserve (?:any )?(?:respect|rights|human rights|"
     r"dignity|to live|to exist|to be here|to breathe|anything|kindness|equality|freedom)\b"
 )
+_WORSHIP = r"(?:mosques?|synagogues?|churches|temples|gurdwaras?|mandirs?)"
+_DESTROYED = (
+    r"(?:burned|burnt|burning|burn|torched|bombed|destroyed|razed|blown up|firebombed|"
+    r"reduced to (?:ashes|rubble)|go up in flames|torn down|wiped out)\b"
+)
 _HATE_STATEMENT = re.compile(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
@@ -818,7 +823,13 @@ _GROUP_SAID = re.compile(
     r"(?:be allowed to\s+)?(?:have (?:children|kids|babies)|reproduce|breed|procreate|be "
     r"parents|raise (?:children|kids)|adopt)\b|"
     # The same asked: "why are immigrants so lazy?", "why are all Muslims terrorists?".
-    rf"\bwhy (?:are|were) {_WHOLE}{_GROUP}\s+{_DEROGATORY}"
+    rf"\bwhy (?:are|were) {_WHOLE}{_GROUP}\s+{_DEROGATORY}|"
+    # "Why are Muslims so violent?" (a question about men is about crime figures).
+    rf"\bwhy (?:are|were) {_WHOLE}(?!(?:young )?(?:men|males|boys)\b){_GROUP}\s+"
+    r"(?:all\s+|always\s+|"
+    r"so\s+|such\s+|this\s+|that\s+|naturally\s+){1,2}(?:violent|dangerous|aggressive|barbaric|"
+    r"backward|primitive|uncivili[sz]ed|savage|smelly|dishonest|sneaky|untrustworthy|"
+    r"bloodthirsty|hateful)\b"
 )
 # The same said of "they" or "those people" once a group or one of its members is named ("A
 # Muslim couple moved in. They don't belong here."), or that they should all be put out.
@@ -979,7 +990,7 @@ def _hate_statement(normalized: str) -> bool:
     # The French, German and Spanish forms all name a group or a place of worship: a text that
     # names none skips them (most English text).
     foreign = _FOREIGN_TARGETS.search(normalized) is not None
-    patterns = (_FOREIGN_HATE, _ATROCITY_ENDORSED, _SENT_BACK) if foreign else _ENGLISH_HATE
+    patterns = (_FOREIGN_HATE, *_ENGLISH_HATE) if foreign else _ENGLISH_HATE
     for raw in sentences(normalized):
         sentence = _as_plural(raw)
         if _HATE_CALL.search(sentence) or _sneered_at(sentence):
@@ -1161,6 +1172,11 @@ _VIOLENCE_WISHED_DONE = re.compile(
     r"poison(?:ed|s)?|ran over|runs? over|beat up|beats? up|lynch(?:ed|es)?|hang(?:ed|s)?|"
     r"beats?(?= (?:her|him|them|you)\b(?! (?:at|in|to|on)\b))|"
     rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_PERSON}\b"
+    # The particle after the person: "I hope someone runs your kid over".
+    r"|\bi (?:wish|hope|pray) (?:(?:that) )?(?:someone|somebody|some \w+) (?:would |will )?"
+    r"(?:runs?|ran|beats?|beat|knocks?|knocked|bumps?|bumped) (?!(?:\w+ )?socks\b)"
+    r"(?:you|him|her|them|(?:your|his|her|"
+    r"their|my|that|this) (?:\w+ )?\w+) (?:over|up|off|out)\b"
 )
 # Suffering enjoyed: someone's pain, injury or death told as a pleasure to watch ("those kids
 # burning alive was hilarious", "I love watching animals suffer", "nothing makes me happier
@@ -1288,6 +1304,12 @@ _MILD_THREAT = re.compile(
     r"drive you|give you a ride|lift)\b)"
 )
 _DEATH_THREAT = re.compile(
+    # A threat on a condition: "if I see you at the game Saturday you're getting stabbed".
+    r"\bif (?:i|we) (?:ever )?(?:see|catch|find|spot|meet) (?:you|u)\b[^.!?]{0,60}?"
+    r"\byou(?:'re| are| r|"
+    r"'ll| will)\s+(?:getting|gonna get|going to get|get|be)\s+(?:stabbed|shot|jumped|knifed|"
+    r"beaten(?: up)?|battered|hurt|killed|murdered|smashed|wrecked|your (?:head|teeth|face|legs?) "
+    r"(?:kicked|smashed|knocked|caved|broken))\b|"
     r"\byou(?:'re| are| r)\s+(?:so\s+)?(?:dead|a dead man|dead meat|next|going to die|gonna die)\b|"
     r"\bi know where you live\b|\bi(?:'ll| will) find you\b|\byou(?:'ll| will) (?:die|bleed|pay "
     r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
@@ -2070,6 +2092,18 @@ _SEEKS_DRUGS = re.compile(
     r"painkillers|steroids)\s+(?:online\s+)?(?:without|with no)\s+(?:a\s+)?(?:prescription|"
     r"script|rx|doctor)\b"
 )
+# Asking how to make hard drugs: "how do I cook meth", "step by step instructions to make
+# fentanyl" (not "how is insulin made").
+_DRUG_MAKING = re.compile(
+    r"\b(?:how (?:do|can|could|would|should) (?:i|we|you|one)|how to|ways? to|steps? to|"
+    r"instructions (?:to|for)|guide (?:to|for)|recipe (?:to|for)|teach me (?:how )?to|"
+    r"(?:show|tell) me how to|walk me through)\s+(?:\w+\s+)?(?:make|making|cook|cooking|"
+    r"synthesi[sz]e|synthesi[sz]ing|manufacture|manufacturing|produce|producing|brew|extract|"
+    r"extracting)\s+(?:some\s+|my own\s+|homemade\s+|pure\s+|street\s+)?(?:crystal meth|meth|"
+    r"methamphetamine|crack(?: cocaine)?|cocaine|heroin|fentanyl|lsd|mdma|ecstasy|ghb|pcp|dmt|"
+    r"ketamine|black tar|krokodil|desomorphine)\b(?!\s+(?:test|testing|strips?|kits?|"
+    r"addiction|overdose|withdrawal|treatment|rehab))"
+)
 _WEAPON_TRADE = re.compile(
     r"\b(?:ghost guns?|untraceable (?:guns?|firearms?|pistols?|rifles?)|unregistered (?:guns?|"
     r"firearms?|pistols?|rifles?|glocks?)|no (?:background check|serial(?: numbers?)?|paperwork)|"
@@ -2228,6 +2262,16 @@ def _illegal_findings(normalized: str) -> list[Finding]:
         (strong_drugs or len(drug_hits) >= 2) and (strong_trade or len(trade_hits) >= 2)
     ) or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
     drug_trade = drug_trade or bool(_SEEKS_DRUGS.search(normalized))
+    if _DRUG_MAKING.search(normalized) and not _HARM_REDUCTION.search(normalized):
+        findings.append(
+            Finding(
+                "ILLEGAL",
+                ("DRUG_MANUFACTURE",),
+                "HIGH",
+                0.9,
+                "Asks how to make illegal drugs.",
+            )
+        )
     if drug_trade and not _HARM_REDUCTION.search(normalized):
         findings.append(
             Finding(
@@ -2277,6 +2321,17 @@ def _illegal_findings(normalized: str) -> list[Finding]:
 _URGE_START = (
     r"(?:^|(?<=[.!?,;:]\s)|\b(?:go|just|please|pls|plz|you should|you need to|why don'?t you|"
     r"do (?:us|everyone|everybody|the world|society) a favou?r and)\s+)"
+)
+# Asking where or how to cut for the most harm: "what's the best place on the wrist to cut so it
+# bleeds the most", "which vein should I cut".
+_CUT_WHERE = re.compile(
+    r"\b(?:(?:best|right|easiest|deepest) (?:place|spot|part|way|angle)|where|which (?:vein|"
+    r"artery|part|spot|side)) (?:(?:on|of|in) (?:the|my|your|a) (?:wrists?|arms?|thighs?|legs?|"
+    r"neck|body|veins?) )?(?:to|should i|do i|can i) (?:cut|slit|slash)\b[^.!?]{0,40}?"
+    r"\b(?:bleed\w*|"
+    r"die|deep\w*|fatal|lethal|most damage|permanent|scar\w*)\b|"
+    r"\bcut (?:my |the )?(?:wrists?|arms?|thighs?|veins?)? ?so (?:it|they|that it|i) "
+    r"(?:bleeds?|bleed out|die)\b"
 )
 _SELF_HARM_INTENT = re.compile(
     r"\b(?:i|im|i'm|i am|ive|i've)\s+(?:\w+\s+){0,3}?(?:want(?:ing)? to|going to|gonna|wanna|"
@@ -2417,7 +2472,7 @@ RECOVERY = _RECOVERY = re.compile(
     r"(?:clean|free|sober) (?:from|of) (?:self-?harm\w*|cutting|cuts|burning|purging|"
     r"starving)(?: for (?:\w+ ){1,3}(?:days?|weeks?|months?|years?))?|"
     r"(?:days?|weeks?|months?|years?) (?:clean|free|self-?harm[- ]free|cut[- ]free)|"
-    r"therapist|therapy|counsel(?:l)?or|hotline|helpline|988|samaritans|crisis line|"
+    r"therapist|therapy|counsel(?:l)?or|hotlines?|helplines?|988|samaritans|crisis lines?|"
     r"got help|getting help|seek(?:ing)? help|survivor|survived|back then|in the past|"
     r"no longer|prevention|awareness|if you(?:'re| are) struggling|"
     # "I don't cut anymore", not "I don't want to live anymore".
@@ -2457,6 +2512,30 @@ def recovery_governs(sentence: str) -> bool:
     return bool(ends) and not TURN.search(sentence, ends[-1])
 
 
+# Help offered to the reader: "here are hotlines you can call", "please reach out to 988".
+_HELP_OFFERED = re.compile(
+    r"\b(?:here (?:are|is) (?:some |a few |the )?(?:hotlines?|helplines?|crisis lines?|resources|"
+    r"numbers|services)|(?:you can|please|feel free to) (?:call|text|contact|reach out to|talk to) "
+    r"(?:a |the |your )?(?:hotlines?|helplines?|crisis lines?|988|samaritans|counsel(?:l)?ors?|"
+    r"doctor|gp|therapist|someone you trust)|(?:call|text|dial) (?:988|111|116 ?123|999|911|"
+    r"the (?:\w+ )?(?:hotline|helpline|crisis line)))\b"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'?m|i'?ve|i'?d|i'?ll|me|my|myself|im|ive)\b")
+_URGED = re.compile(r"\b(?:should|must|need to|needs to|ought to|go ahead|do it|just)\b")
+
+
+def offers_help_about(text: str, sentence: str) -> bool:
+    """`text` offers the reader help (hotlines, someone to call) and `sentence`, which carries a
+    self-harm flag, speaks of no one in the first person and urges nothing: self-harm as a
+    subject ("Self-harm is a sign of distress; here are hotlines you can call"), not the
+    writer's own crisis."""
+    return (
+        bool(_HELP_OFFERED.search(text))
+        and not _FIRST_PERSON.search(sentence)
+        and not _URGED.search(sentence)
+    )
+
+
 def helping_someone_else(sentence: str) -> bool:
     """The sentence asks how to help someone else who is at risk of self-harm."""
     return bool(_HELP_ASKED.search(sentence) and _SOMEONE_ELSE_AT_RISK.search(sentence))
@@ -2492,6 +2571,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _TELLS_TO_DIE,
             _SELF_HARM_COACHING,
             _SELF_HARM_MEANS,
+            _CUT_WHERE,
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
             _SELF_HARM_ASKED,
@@ -2623,7 +2703,10 @@ _FOREIGN_MINOR = (
     r"(?:enfants?|gamin(?:e)?s?|mineur(?:e)?s?|petites? filles?|petits? garcons?|fillettes?|"
     r"(?:filles?|garcons?) de (?:[1-9]|1[0-5]) ans|kinder|kindern|kleinkind\w*|minderjahrig\w*|"
     r"(?:[1-9]|1[0-5])-?jahrig\w*|madchen|jungen|nin(?:o|a|os|as)|menor(?:es)?|crios|"
-    r"de (?:[1-9]|1[0-5]) anos|de primaria|chavalit(?:o|a|os|as))"
+    r"de (?:[1-9]|1[0-5]) anos|de primaria|chavalit(?:o|a|os|as)|"
+    # The age of the child addressed: "tu as 13 ans", "du bist 12", "tienes 14 años".
+    r"(?:tu as|t'as|du bist|tienes) "
+    r"(?:[1-9]|1[0-5])(?: ans| jahre(?: alt)?| anos)?)"
 )
 _FOREIGN_SEXUAL = (
     r"(?:sexe|sexuel\w*|nue?s?|a poil|porno\w*|erotique\w*|nackt\w*|nacktfotos|sexuell\w*|"
@@ -2654,6 +2737,9 @@ _GROOMING = re.compile(
     rf"photos|nudes|selfies|videos)|undress|take off (?:her|his|their) \w+|sit on (?:my|his) "
     rf"lap|touch (?:me|my|him|his)|keep (?:it|this|our \w+|a secret|secrets))\b"
     rf"|\bgroom(?:ing)? (?:a |the )?(?:child|kid|minor|girl|boy|teen)"
+    # "how can I groom a 12-year-old into trusting me" (not "groom my son for leadership").
+    rf"|\bgroom(?:ing|ed)?\s+{_MINOR_REF}\s+(?:\w+\s+){{0,3}}?(?:into|to)\s+(?:trust\w*|lik\w*|lov\w*|"
+    rf"meet\w*|keep\w*|send\w*|com\w*|be alone|spend\w* time|think\w*)\b"
 )
 _TELL_NO_PARENT = re.compile(
     r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b"
@@ -2985,7 +3071,8 @@ _EDUCATION = re.compile(
 
 _FICTION = re.compile(
     r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
-    r"the series|the show|episode|video game|the game|in game|story|fiction|fanfic|plot|"
+    r"the series|the show|episode|video game|(?<!\bat )(?<!\bto )the game|in game|story|"
+    r"fiction|fanfic|plot|"
     r"the book|scene|screenplay|script|lyrics|podcast|fortnite|minecraft|valorant|roblox|gta|"
     r"the sims|call of duty|overwatch|pvp|respawn|boss fight|dnd|d&d|campaign|my character)\b"
 )
@@ -3292,6 +3379,14 @@ _WRITING_TO_HURT = re.compile(
     rf"{_VICTIM})(?:'ll| will)?\s+(?:\w+\s+)?feels?\s+(?:\w+\s+)?(?:worthless|useless|stupid|ugly|"
     rf"small|pathetic|unwanted|unloved|alone|suicidal|scared|terrified|like (?:shit|garbage|"
     rf"trash|nothing))\b"
+    # "... a message telling my classmate she should kill herself".
+    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:telling|that tells|to "
+    rf"tell|saying(?: to)?|that says(?: to)?|which tells)\s+{_VICTIM}\s+(?:that\s+)?"
+    rf"(?:(?:she|he|they|you)\s+"
+    rf"(?:should|ought to|needs? to|must|had better|deserves? to)\s+|to\s+)(?:just\s+|go\s+)?"
+    rf"(?:kill (?:herself|himself|themselves|themself|yourself)|die|drop dead|hang (?:herself|"
+    rf"himself|themselves|yourself)|end (?:it all|it|her life|his life|their life|your life)|"
+    rf"cut (?:herself|himself|themselves|yourself)|jump off (?:a|the) \w+)\b"
 )
 # Asking for graphic sexual violence, gore or erotica to be written: "write a story where a
 # man rapes a woman in graphic detail", "describe a murder with as much gore as possible",
@@ -3876,7 +3971,19 @@ _FOREIGN_THREAT = re.compile(
     r"ton fils|tes enfants|ta femme|deine kinder|deine tochter|deinen sohn|dein sohn|deine frau|"
     r"tu hija|tu hijo|tus hijos|tu mujer)\b|"
     r"\b(?:ta fille|ton fils|tes enfants|deine kinder|deine tochter|dein sohn|tu hija|tu hijo|"
-    r"tus hijos)\b[^.!?]{0,80}\b(?:schade|dommage|lastima|pena)\b"
+    r"tus hijos)\b[^.!?]{0,80}\b(?:schade|dommage|lastima|pena)\b|"
+    # The home or the family set on fire or blown up: "voy a quemar tu casa", "je vais brûler
+    # ta maison", "ich werde dein Haus anzünden".
+    r"\b(?:voy|vamos) a (?:quemar|incendiar|volar|prender fuego a|reventar) (?:tu|vuestra|su) "
+    r"(?:casa|coche|carro|familia|tienda|negocio)\b|"
+    r"\b(?:je|on)\s+(?:vais|va|veux|vas)\s+(?:bruler|incendier|faire sauter|cramer|"
+    r"mettre le feu a) "
+    r"(?:ta|votre|ton|tes) (?:maison|voiture|famille|appart\w*|magasin|boutique)\b|"
+    r"\b(?:ich|wir)\s+(?:werde|werden|will|wollen)\s+(?:dein|euer|ihr)e?n?\s+(?:haus|auto|wohnung|"
+    r"familie|laden)\s+(?:\w+\s+)?(?:anzunden|abfackeln|niederbrennen|abbrennen|in die luft jagen|"
+    r"sprengen)\b|\b(?:ich|wir)\s+(?:zunde|zunden|fackle|fackeln)\s+(?:dein|euer)e?n?\s+(?:haus|"
+    r"auto|wohnung|laden)\s+(?:an|ab)\b|"
+    r"\b(?:con tu familia|avec ta famille|mit deiner familie) (?:dentro|dedans|drin|darin)\b"
 )
 _FOREIGN_SELF_HARM = re.compile(
     # Suicide praised as a way out: "le suicide est une belle délivrance", "Selbstmord ist eine
@@ -3904,6 +4011,13 @@ _FOREIGN_SELF_HARM = re.compile(
     r"\b(?:je vais|demain je|ce soir je|je veux)\s+(?:\w+\s+){0,2}?(?:me tailler les veines|"
     r"me pendre|me jeter|sauter d|tout avaler|tout prendre|prendre tout|me foutre en l'air)|"
     r"\bme tailler les veines\b|\bje prends tout\b[^.!?]{0,30}\badieu\b|"
+    # The means at hand and an end set for tonight: "ich habe die Tabletten schon, heute Nacht
+    # ist es vorbei", "j'ai les cachets, ce soir tout sera fini".
+    r"\b(?:tabletten|pillen|medikamente|medicaments|cachets|pilules|comprimes|pastillas|pildoras|"
+    r"medicamentos|seil|strick|corde|cuerda|soga)\b[^.!?]{0,60}?\b(?:heute nacht|heute abend|ce "
+    r"soir|cette nuit|esta noche)\b[^.!?]{0,30}?\b(?:ist (?:es|alles) vorbei|ist schluss|ist es "
+    r"aus|c'?est fini|tout (?:sera|est) fini|tout s'arrete|j'en finis|se acab\w+|todo (?:se )?"
+    r"acab\w+|termin\w+ todo|acabo con todo)|"
     r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
     r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
     r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
@@ -4049,7 +4163,18 @@ _FOREIGN_TARGETS = re.compile(
     r"foyers de migrants|fluchtlingsheime?|asylheime?|bateaux|boote|pateras|cayucos|"
     r"un|une|ein|eine|einen|einem|einer|una)\b"
 )
-_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK)
+# A group's places of worship wished destroyed: "I'd love to see every mosque burned to the
+# ground", "burn down all the synagogues", "churches should be bombed".
+_WORSHIP_DESTROYED = re.compile(
+    rf"\b(?:love|like|want|wish|hope|glad|happy|wait|cannot wait|can'?t wait) to see\s+"
+    rf"(?:every|all|all the|the|these|those|any|more)?\s*(?:\w+\s+)?{_WORSHIP}\s+(?:\w+\s+)?"
+    rf"{_DESTROYED}|"
+    rf"\b(?:burn|torch|bomb|blow up|firebomb)\s+(?:down\s+)?(?:every|all|"
+    rf"all the|all of the|these|those)\s+(?:\w+\s+)?{_WORSHIP}\b|"
+    rf"{_WORSHIP}\s+(?:should|must|need to|ought to|deserve to)\s+(?:all\s+)?be\s+(?:all\s+)?"
+    rf"{_DESTROYED}"
+)
+_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
 _FOREIGN_NAMED = re.compile(
     rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
