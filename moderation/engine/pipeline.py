@@ -272,6 +272,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_no_one_can, _never),
     # "Why do some gay people call themselves queer?": a question about a word.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_about_a_word, _never),
+    # "What should I do if someone is blackmailing me?": help asked by the one harmed.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_help_as_target, _never),
     # "Why do Muslims pray five times a day?": a plain question about what a group does.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_plainly_about_a_group, _never),
     # "Is it true that gay people can't donate blood?": a question of fact about the rules.

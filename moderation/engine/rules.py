@@ -829,7 +829,16 @@ _GROUP_SAID = re.compile(
     r"(?:all\s+|always\s+|"
     r"so\s+|such\s+|this\s+|that\s+|naturally\s+){1,2}(?:violent|dangerous|aggressive|barbaric|"
     r"backward|primitive|uncivili[sz]ed|savage|smelly|dishonest|sneaky|untrustworthy|"
-    r"bloodthirsty|hateful)\b"
+    r"bloodthirsty|hateful)\b|"
+    # Merit denied: "women only get promoted because they sleep with the boss".
+    rf"{_GROUP}\s+(?:\w+\s+)?only\s+(?:get|got|are|were|get to be)\s+(?:promoted|hired|accepted|"
+    r"elected|admitted|jobs?|in|there|a job)\b[^.!?]{0,25}?\bbecause (?:they (?:sleep|slept|"
+    r"flirt\w*|cry|cried|complain\w*|whine\w*|play the \w+ card)|of (?:quotas|diversity|"
+    r"affirmative action|dei|their (?:race|gender|skin|looks|bodies|sex)))\b|"
+    # Kept from children: "gay teachers should be kept away from children".
+    rf"(?:{_GROUP}|\b(?:{_IDENTITY}))\s+(?:\w+\s+)?(?:should|must|need to|ought to)\s+be\s+kept\s+"
+    r"(?:away\s+)?from\s+"
+    r"(?:our\s+)?(?:children|kids|schools|playgrounds|classrooms)\b"
 )
 # The same said of "they" or "those people" once a group or one of its members is named ("A
 # Muslim couple moved in. They don't belong here."), or that they should all be put out.
@@ -1201,7 +1210,10 @@ _HARM_SUFFERED = (
     r"(?:get|gets|got|getting|having|have|had) (?:their|his|her) (?:heads?|throats?|limbs|"
     r"fingers|hands|arms|legs|eyes) (?:cut off|chopped off|cut|slit|sliced open|blown off|"
     r"ripped off|gouged out)|(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|"
-    r"rot|rotting|on fire))"
+    r"rot|rotting|on fire)|"
+    # The act named: "the video of the beheading was so satisfying".
+    r"(?:the|a|that|this) (?:\w+ )?(?:beheading|lynching|stabbing|massacre|mass shooting|"
+    r"school shooting)s?)"
 )
 _PLEASURE_BEFORE = (
     r"(?:(?:love|loved|enjoy|enjoyed|like|liked|live for|get off on|got off on) (?:to )?"
@@ -1285,7 +1297,9 @@ _MILD_THREAT = re.compile(
     rf"some\s+)?(?:\w+\s+)?(?:{lexicon.GROUP_RE.pattern})\s+(?:\w+\s+)?(?:a lesson|what "
     r"happens|their place)\b|"
     rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
-    rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b|\bwatch (?:your back|"
+    rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b(?!\s+(?:not|never|"
+    r"missing|skipping|passing|buying|selling|waiting|this purchase|it if you don'?t))|"
+    r"\bwatch (?:your back|"
     r"yourself|out)\b|\byou(?:'d| had) better watch\b|\bor else\b|\bcatch you outside\b|"
     r"\bsleep with one eye open\b|"
     # Regret or a lesson promised to a person: "I'll make him regret his review", "someone
@@ -1371,7 +1385,56 @@ _MENACE = re.compile(
     r"gonna)? (?:all )?(?:pay|regret|be sorry|get what'?s coming)\b|"
     r"\b(?:make|making) (?:them|you|everyone|everybody) (?:all )?pay\b|\blast day\b|"
     r"\bwon'?t (?:forget|laugh|bully)\b|\bnobody will (?:laugh|bully|mock|ignore)\b|"
-    r"\bit ends (?:today|tomorrow|tonight|here)\b"
+    r"\bit ends (?:today|tomorrow|tonight|here)\b|"
+    # "I'm not joking", "Monday is the day".
+    r"\b(?:i'?m|i am) (?:not|n't) (?:joking|kidding)\b|\bi mean it\b|"
+    r"\bthis is(?: not|n'?t) a joke\b|"
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
+    r"next week) is the day\b"
+)
+_DAY_SET = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
+    r"next week) is the day\b"
+)
+# A reckoning promised to all of a place's people on a day set: "every single one of you at that
+# school is going to regret the day you laughed at me. Monday is the day."
+_RECKONING = re.compile(
+    r"\b(?:every (?:single )?one of you|all of you|you all|y'?all|everyone (?:at|in) (?:that|this|"
+    r"my|the) \w+)\b[^.!?]{0,40}?\b(?:is|are|will|'ll)?\s*(?:going to|gonna|will)?\s*(?:regret|"
+    r"pay|be sorry)\b(?!\s+(?:for (?:the|your) (?:tickets?|drinks?|food|meal)|missing|not|never|"
+    r"skipping|passing|forgetting|leaving|(?:that )?you (?:missed|skipped|left|didn'?t)))"
+)
+# Where someone lives found, and a visit promised: "I found your street on Google Maps. See you
+# soon."
+_FOUND_WHERE = re.compile(
+    r"\bi (?:found|tracked down|looked up|have|got) (?:your|ur) (?:street|address|house|home|"
+    r"place|flat|apartment)\b"
+)
+_VISIT_PROMISED = re.compile(
+    r"\b(?:i'?m coming|coming for you|you(?:'re| are) not safe|you think you(?:'re| are) safe|"
+    r"watch your back|knock knock|be seeing you)\b"
+)
+# "See you soon" menaces only where no friendly errand is said.
+_SEE_YOU = re.compile(r"\bsee you (?:soon|tonight|tomorrow|later|there)\b")
+_FRIENDLY_ERRAND = re.compile(
+    r"\b(?:invit\w*|party|card|gift|present|letter|package|parcel|flowers|dinner|lunch|coffee|"
+    r"delivery|deliver|send|sending|mail)\b"
+)
+# Violence against a partner or a child called acceptable: "beating your wife is fine as long as
+# you don't leave marks".
+_REPORTED_BELIEF = re.compile(
+    r"\b(?:think|thinks|thought|believe|believes|say|says|said|claim|claims|used to think)\b"
+)
+_ABUSE_ENDORSED = re.compile(
+    r"\b(?:beating|hitting|slapping|punching|choking|kicking|smacking|raping|abusing)\s+(?:your|a|"
+    r"the|my|his|their)\s+(?:wife|wives|husband|partner|girlfriend|boyfriend|kids?|children|child|"
+    r"son|daughter|woman|women)\s+(?:is|are)\s+(?:totally |perfectly |completely |just )?"
+    r"(?:fine|ok|"
+    r"okay|acceptable|justified|normal|good|necessary|alright|all right|healthy|deserved|"
+    r"discipline)\b|"
+    r"\bit'?s (?:totally |perfectly |completely )?(?:fine|ok|okay|acceptable|normal|good) to "
+    r"(?:beat|hit|slap|punch|choke|kick|rape|abuse) (?:your|a|the) (?:wife|husband|partner|"
+    r"girlfriend|boyfriend|kids?|children|child|woman)\b"
 )
 
 
@@ -1419,6 +1482,11 @@ _ASK = (
     r"tips (?:for|on) how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
     r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
 )
+# What is asked to be written: "write", "draft", "give me", "help me write".
+_CREATE = (
+    r"(?:write|draft|compose|create|generate|make|give me|come up with|craft|produce|"
+    r"help me (?:write|draft|make|come up with))"
+)
 _WEAPON = (
     r"(?:(?:a |an |the |some )?(?:pipe |nail |car |truck |pressure cooker |homemade |home-?made "
     r"|fertili[sz]er |dirty )?(?:bombs?|explosives?|ieds?|grenades?|molotovs?(?: cocktails?)?|"
@@ -1428,7 +1496,13 @@ _WEAPON = (
 )
 _BOMB_MAKING = re.compile(
     rf"\b{_ASK}\s+(?:make|build|assemble|construct|making|building|extract|extracting|"
-    rf"produce|synthesi[sz]e|mix|cook|brew|print)\s+{_WEAPON}\b"
+    rf"produce|synthesi[sz]e|mix|cook|brew|print|culture|cultivate|grow|weaponi[sz]e|"
+    rf"aerosoli[sz]e|purify|refine)\s+(?:\w+\s+)?{_WEAPON}\b"
+    # A weapon sneaked past a check: "the best way to sneak a knife past airport security".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:sneak|smuggle|hide|slip)\s+(?:a |an |my |the |some )?"
+    rf"(?:\w+\s+)?(?:knife|knives|gun|guns|pistol|handgun|weapons?|blades?|explosives?|bombs?|"
+    rf"firearms?|ammo|ammunition)\s+(?:past|through)\s+(?:the\s+)?(?:airport\s+|tsa\s+|"
+    rf"stadium\s+|school\s+)?(?:security|metal detectors?|scanners?|checkpoints?|bag checks?)\b"
     rf"|\b{_ASK}\s+convert\s+(?:[\w-]+\s+){{0,4}}?(?:to|into) (?:full[- ]auto|fully "
     rf"automatic|automatic|select[- ]fire)\b"
     rf"|\b(?:where|who|how) (?:[\w']+ ){{0,3}}?(?:buy|get|sells?|find)\s+(?:a |an )?(?:guns?|"
@@ -1447,6 +1521,42 @@ def detect_violence(normalized: str) -> list[Finding]:
     for sentence in sentences(normalized):
         for finding in _violence_in(sentence, details, cause):
             seen.setdefault(finding.signals, finding)
+    # Threats told across sentences: a reckoning for a place's people with a day set, a home
+    # found and a visit promised.
+    reckoning = _RECKONING.search(normalized)
+    if (
+        reckoning
+        and (_DAY_SET.search(normalized) or re.search(rf"\b{_MASS_TARGET}\b", normalized))
+        and not negated_before(normalized, reckoning.start())
+    ) or (
+        _FOUND_WHERE.search(normalized)
+        and (
+            _VISIT_PROMISED.search(normalized)
+            or (_SEE_YOU.search(normalized) and not _FRIENDLY_ERRAND.search(normalized))
+        )
+    ):
+        seen.setdefault(
+            ("THREAT",),
+            Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone."),
+        )
+    endorsed = _ABUSE_ENDORSED.search(normalized)
+    if (
+        endorsed
+        and not negated_before(normalized, endorsed.end())
+        # Reported and condemned: "some people still think beating your wife is fine, which is
+        # horrifying".
+        and not _REPORTED_BELIEF.search(normalized, max(0, endorsed.start() - 30), endorsed.start())
+    ):
+        seen.setdefault(
+            ("VIOLENCE",),
+            Finding(
+                "VIOLENCE",
+                ("VIOLENCE",),
+                "HIGH",
+                0.85,
+                "Calls violence against a partner or a child acceptable.",
+            ),
+        )
     found = sorted(seen.values(), key=lambda f: -f.score)
     strongest = [f for f in found if "MILD_THREAT" not in f.signals]
     return strongest or found[:1]
@@ -1734,7 +1844,14 @@ _STALKING = re.compile(
     r"dm|spam|ping|tag|contact|post about|show up at)\w*\s+(?:you|your \w+)\b[^.!?]{0,40}?"
     r"\buntil you (?:break|crack|snap|give in|give up|cry|quit|leave|lose it|go (?:crazy|insane)|"
     r"kill yourself|delete|unblock)\b|"
-    r"\byou can'?t block me forever\b"
+    r"\byou can'?t block me forever\b|"
+    # Told of someone else: "I've been following her home from the bus stop every night, she
+    # has no idea".
+    r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:following|tracking|stalking|watching|"
+    r"photographing|filming) (?:her|him|them|my ex|this \w+|that \w+) (?:home|to (?:work|school|"
+    r"her \w+|his \w+|their \w+))\b[^.!?]{0,50}?(?:every (?:day|night|morning|evening)|without "
+    r"(?:her|him|them) knowing|(?:she|he|they) (?:has|have) no (?:idea|clue)|(?:she|he|they) "
+    r"(?:doesn'?t|don'?t) (?:know|notice))"
 )
 # Violence wished on someone: "that teacher deserves to be raped", "he should be beaten".
 _WISHED_HARM = re.compile(
@@ -1947,6 +2064,13 @@ _ATTACK_PRAISE = re.compile(
 
 
 _RECRUIT = re.compile(
+    # Asking how to recruit or radicalise people into an armed group: "what's the best way to
+    # recruit teenagers into our militia online".
+    r"\b(?:how (?:do|can|could|should) (?:i|we)|how to|ways? to|what'?s the best way to|"
+    r"(?:best|easiest) ways? to|help me|tips (?:for|on))\s+(?:\w+\s+){0,2}?(?:recruit|"
+    r"radicali[sz]e|draw|lure|bring)\s+(?:\w+\s+){0,3}?(?:into|to join)\s+(?:our|my|the|a)\s+"
+    r"(?:\w+\s+)?(?:militia|cell|jihad|brotherhood|armed group|paramilitary|death squad|"
+    r"race war|terror group|terrorist group|caliphate)\b|"
     rf"\b(?:join|joining|enlist|sign up (?:for|with)|pledge (?:allegiance|bay'?ah) to|"
     rf"become (?:a )?(?:soldier|fighter|member) (?:of|for|in)|fight for|fight with|"
     rf"recruiting for|recruit for|volunteer for|donate to|send money to|fund)\s+(?:the\s+)?"
@@ -1968,7 +2092,14 @@ _RECRUIT = re.compile(
 )
 _VIOLENT_EXTREMIST = re.compile(
     r"\b(?:kill|behead|slaughter|exterminate|death to)\s+(?:all\s+)?(?:the\s+)?(?:infidels|"
-    r"kuffar|apostates|crusaders|zionists|race traitors)\b"
+    r"kuffar|apostates|crusaders|zionists|race traitors)\b|"
+    # An extremist creed owned, and force promised for it: "I'm a proud white nationalist, and
+    # we will take our country back by any means necessary".
+    r"\b(?:i'?m|i am|we'?re|we are|as) (?:a |an )?(?:proud |true |loyal )?(?:white nationalists?|"
+    r"white supremacists?|national socialists?|neo-?nazis?|nazis?|jihadists?|mujahid(?:een)?|"
+    r"eco-?fascists?|accelerationists?)\b[^.!?]{0,80}?\b(?:by any means necessary|race war|"
+    r"take (?:our|the|this) (?:country|nation|land|streets) back by force|(?:blood|bullets) "
+    r"(?:will|must) (?:flow|fly)|with (?:guns|bullets|blood|violence))\b"
 )
 
 
@@ -2377,7 +2508,13 @@ _TELLS_TO_DIE = re.compile(
     r"wrists|end your (?:miserable |pathetic )?life)\b|"
     r"\b(?:do (?:us|everyone|everybody|the world|society) a favou?r and|please|pls|go)\s+"
     r"(?:die|disappear forever|stop breathing)\b|"
-    r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b"
+    r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b|"
+    # Said of others: "kids who get bullied ... should just kill themselves".
+    # (not reported: "some people say they should kill themselves").
+    r"(?<!\bsay )(?<!\bsays )(?<!\bsaid )(?<!\bthink )(?<!\bthat )(?<!\btold )"
+    r"\b(?:they|these (?:people|kids|losers|freaks)|those (?:people|kids|losers|freaks))\s+"
+    r"(?:should|need to|ought to|can|could)\s+(?:all\s+)?(?:just\s+|go\s+)?(?:kill themselves|"
+    r"hang themselves|off themselves|end (?:it all|their (?:miserable |pathetic )?lives))\b"
 )
 # Coaching disordered eating, and plans to die made to look like an accident.
 _SELF_HARM_COACHING = re.compile(
@@ -2437,7 +2574,22 @@ _PLACE_OR_DAY_CHOSEN = re.compile(
 )
 
 
+# The means kept ready for the day it is used: "I keep a bottle of pills in my drawer for the day
+# it gets too much".
+_MEANS_KEPT = re.compile(
+    r"\bi(?:'ve| have)? (?:keep|kept|have|saved|hid|hidden|stockpiled|been saving|been "
+    r"stockpiling|got) (?:a |the |my )?(?:\w+ )?(?:bottle|stash|supply|box|pack|packet|stock) of "
+    r"(?:\w+ )?(?:pills|tablets|sleeping pills|painkillers|meds|medication|paracetamol|insulin)\b"
+    r"[^.!?]{0,60}?\b(?:for (?:the day|the moment|the time|the night)|(?:just )?in case i "
+    r"(?:decide|can'?t (?:take|go on|cope|do this)|want out)|for when i (?:can'?t (?:take|go on|"
+    r"cope)|decide|am ready|'m ready))"
+)
+
+
 def _suicide_made_ready(normalized: str) -> re.Match[str] | None:
+    kept = _MEANS_KEPT.search(normalized)
+    if kept:
+        return kept
     note = _NOTE_WRITTEN.search(normalized)
     if not note:
         return None
@@ -2468,6 +2620,7 @@ _SELF_HARM_MEANS = re.compile(
 )
 RECOVERY = _RECOVERY = re.compile(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
+    r"(?:clean|sober|free) for (?:\w+ ){1,3}(?:days?|weeks?|months?|years?)|"
     # "clean from self-harm for two years", "two years free of cutting", "sober for a year".
     r"(?:clean|free|sober) (?:from|of) (?:self-?harm\w*|cutting|cuts|burning|purging|"
     r"starving)(?: for (?:\w+ ){1,3}(?:days?|weeks?|months?|years?))?|"
@@ -3250,6 +3403,18 @@ _HARMFUL_HOWTO = re.compile(
     rf"breakfast|water|wine|beer|soup|juice|smoothie|medicine|medication|pills|insulin|inhaler)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:knock|beat|rough|bump|finish|snuff)\s+{_VICTIM}\s+"
     rf"(?:out|up|off)\b"
+    # "How do I make my little brother stop breathing so he passes out".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:stop breathing|pass out|black out|"
+    rf"lose consciousness|go unconscious|choke|suffocate)\b"
+    # Arson, or arson passed off as an accident: "start a fire in an apartment building and
+    # make it look like an electrical fault".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:start|set|light)\s+(?:a\s+)?fires?\s+(?:in|at|to)\s+"
+    rf"(?:an?\s+|the\s+|my\s+|his\s+|her\s+|their\s+|someone'?s\s+)?(?:\w+\s+)?(?:apartment|"
+    rf"building|house|home|school|office|store|shop|car|flat|restaurant|warehouse)s?\b"
+    rf"[^.!?]{{0,60}}?\b(?:look like|without (?:getting )?caught|undetected|for (?:the )?"
+    rf"insurance|electrical fault|an accident|no one (?:knows|finds out))\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?burn down\s+(?:my|his|her|their|the|a|someone'?s)\s+"
+    rf"(?:\w+'?s?\s+)?(?:house|home|building|school|store|shop|car|apartment|office)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|cover up|hide) (?:a )?(?:murder|"
     rf"killing|a body|the body|assault|rape)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|plan|commit|execute|pull off|organi[sz]e|"
@@ -3269,6 +3434,12 @@ _HARMFUL_HOWTO = re.compile(
     rf"why)\b)[^.!?]){{0,80}}?\b(?:to|so (?:that )?(?:i|we) can|in order to|(?:that|which) "
     rf"(?:will|would|could|can|might))\s+(?:\w+\s+)?"
     rf"{_HURT}\s+{_VICTIM}\b"
+    # ... "to knock someone out", "to put her under".
+    rf"|\b(?:{_ASK}|(?:what|which|where) (?:\w+ ){{0,3}}?(?:can|could|should|would|do|does|"
+    rf"will|is|are))\b[^.!?]{{0,80}}?\bto\s+(?:knock|put)\s+{_VICTIM}\s+(?:out|under|to sleep)\b"
+    # A ransom note for someone held: "help me write a ransom note for the kid we're holding".
+    rf"|\b{_CREATE}\s+(?:me\s+)?(?:a |the |our )?ransom (?:note|letter|message|demand|call)\b"
+    rf"(?![^.!?]*\b(?:novel|story|book|film|movie|game|play|script|character)\b)"
     # Secretly drugging someone, or getting them too drunk to refuse.
     rf"|\b(?:slip|put|drop|sneak|mix|add|spike)\s+(?:\w+\s+){{0,2}}?(?:drugs?|pills?|roofies?|"
     rf"rohypnol|ghb|sedatives?|sleeping pills|tranquili[sz]ers?|xanax|ketamine|benzos?|"
@@ -3295,6 +3466,11 @@ _HARASS_HOWTO = re.compile(
     rf"noticing|finding out|consent|permission|realizing|realising)\b"
     rf"|\bsecretly (?:record|film|track|watch|follow|photograph|spy on|read)\s+(?:\w+\s+){{0,2}}?"
     rf"{_VICTIM}"
+    # Spyware put on someone else's device: "install spyware on my wife's phone".
+    rf"|\b(?:install|put|hide|load|sneak)\s+(?:\w+\s+)?(?:spyware|stalkerware|a keylogger|"
+    rf"keylogger|(?:a )?spy (?:app|software)|(?:a )?tracking (?:app|software|device)|a (?:gps )?"
+    rf"tracker)\s+(?:on|onto|in|into|under)\s+(?:her|his|their|someone'?s|somebody'?s|my (?:\w+ )?"
+    rf"{_RELATION}'?s?)\s+(?:\w+\s+)?(?:phone|laptop|computer|car|device|tablet|ipad|pc)\b"
     # Making someone's life a misery: "how do I make my roommate's life a living hell", "the
     # best way to ruin someone's reputation", "how can I spread rumours about her".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:make|turn)\s+(?:{_PERSON}'?s|his|her|their)\s+"
@@ -3302,7 +3478,14 @@ _HARASS_HOWTO = re.compile(
     rf"hell|hell|misery|miserable|nightmare|unbearable|torture)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:ruin|destroy|wreck|trash|tank|sabotage)\s+"
     rf"(?:{_PERSON}'?s|his|her|their)\s+(?:\w+\s+)?(?:reputation|life|career|marriage|"
-    rf"relationship|name|business)\b"
+    rf"relationship|name|business|credit(?: score| rating)?|finances)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get (?:back at|revenge on|even with)|take revenge on)\s+"
+    rf"{_VICTIM}\b[^.!?]{{0,30}}?\bby\b"
+    # Lies written about a person: "write a fake news article claiming the mayor was arrested for
+    # child abuse".
+    rf"|\b{_CREATE}\s+(?:me\s+)?(?:an? |some )?(?:fake|false|made-up|fabricated|bogus)\s+"
+    rf"(?:news\s+)?(?:articles?|stor(?:y|ies)|reports?|posts?|tweets?|reviews?|rumou?rs?)\s+"
+    rf"(?:claiming|saying|that says|that claims|accusing|alleging|about how)\b"
     rf"|\b{_ASK}\s+[^.!?]{{0,40}}?\b(?:spread|spreading|start|starting|post|posting)\s+"
     rf"(?:\w+\s+)?(?:rumou?rs|lies|gossip)\s+about\s+{_VICTIM}"
     # Turning everyone against someone: "the best way to get everyone at work to ignore and
@@ -3318,6 +3501,25 @@ _HARASS_HOWTO = re.compile(
 )
 # Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
+# Other crimes asked for: "crack my neighbour's wifi password", "cheat on my taxes without the
+# IRS noticing", "rig the local election", "make my dog fight other dogs for money".
+_CRIME_HOWTO = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:crack|hack|break|guess|bypass|steal)\s+(?:into\s+)?"
+    rf"(?:someone'?s|somebody'?s|her|his|their|my (?:\w+ )?{_RELATION}'?s?|the (?:\w+ )?"
+    rf"neighbou?rs?'?s?)\s+(?:\w+\s+)?(?:wi-?fi|password|network|router|account|phone|laptop|"
+    rf"computer|email)\b"
+    rf"|\bpick (?:a |the )?locks?\b[^.!?]{{0,30}}?\bso (?:that )?i can (?:get|break|sneak) into "
+    rf"(?:someone'?s|her|his|their|my (?:\w+ )?{_RELATION}'?s?)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:cheat on (?:my |our )?taxes|evade (?:my |our )?taxes|"
+    rf"dodge (?:my |our )?taxes|hide (?:my |our )?(?:income|money|earnings) from (?:the )?(?:irs|"
+    rf"hmrc|tax\w*)|rig (?:the |an |this |our |my |local |next )?(?:\w+ )?elections?|"
+    rf"stuff (?:the )?"
+    rf"ballot box(?:es)?|vote (?:twice|more than once|multiple times)|commit (?:voter|election) "
+    rf"fraud)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+(?:my |our |the |his |her )?(?:dogs?|roosters?|"
+    rf"cocks?|pit ?bulls?)\s+fight\b(?![^.!?]*\bstop\b)|\b{_ASK}\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:start|run|organi[sz]e|set up) (?:a |an )?(?:dog|cock)[ -]?fight(?:ing)?\b"
+)
 _THEFT_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
     r"steal (?:from|a|the|my neighbou?r'?s?|someone'?s?)|shoplift(?: from)?|hotwire|pick the lock "
@@ -3338,17 +3540,28 @@ _FRAUD_HOWTO = re.compile(
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:launder money|launder (?:the|my) money|steal (?:\w+'?s? )?"
     rf"(?:identity|identities|credit card|card numbers|passwords?|bank details)|"
     rf"forge (?:a |an )?(?:signature|check|cheque|passport|document)|counterfeit money|"
-    rf"make counterfeit|hack (?:into )?(?:someone'?s|an?|my (?:ex|wife|husband|girlfriend|"
-    rf"boyfriend)'?s?) (?:account|phone|email|instagram|facebook)|(?:get|log|break|sneak) "
+    rf"make counterfeit|hack (?:into )?(?:someone'?s|somebody'?s|an?|her|his|their|my (?:\w+ )?"
+    rf"{_RELATION}'?s?) (?:\w+ )?(?:account|phone|email|instagram|facebook|snapchat|whatsapp|"
+    rf"icloud|gmail|tiktok|twitter|laptop|computer)|(?:get|log|break|sneak) "
     rf"(?:in)?to (?:someone'?s|somebody'?s|her|his|my (?:\w+ )?{_RELATION}'?s?) (?:\w+ )?"
     rf"(?:account|phone|email|inbox|instagram|facebook|snapchat|whatsapp|icloud|messages))\b"
+    # Fraud written: "write a phishing email that looks like it comes from PayPal", "a script
+    # to scam elderly people over the phone" (not for an awareness training).
+    rf"|\b{_CREATE}\s+(?:me\s+)?(?:an? |some |the )?(?:\w+\s+)?(?:phishing|scam|"
+    rf"fraudulent)\s+(?:\w+\s+)?(?:emails?|messages?|texts?|pages?|sites?|websites?|sms|scripts?|"
+    rf"letters?|calls?)\b(?![^.!?]*\b(?:awareness|training|simulation|drill|exercise|test our|"
+    rf"recogni[sz]e|spot|detect|example of what)\b)"
+    rf"|\b{_CREATE}\s+(?:me\s+)?(?:an? |some |the )?(?:\w+\s+)?(?:script|plan|message|"
+    rf"text|email|call|pitch)s?\s+(?:to|for|that will|that can)\s+(?:scam|defraud|con|swindle|"
+    rf"trick|fool|rip off)\s+(?:\w+\s+){{0,2}}?(?:people|elderly|old people|seniors|pensioners|"
+    rf"customers|victims|someone|grandparents)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:make|get|create|print|forge)\s+(?:a |an |my own )?"
+    rf"(?:fake|forged|counterfeit|false|fraudulent)\s+(?:ids?|passports?|driver'?s licen[cs]es?|"
+    rf"driving licen[cs]es?|licen[cs]es?|diplomas?|degrees?|doctor'?s notes?|prescriptions?|"
+    rf"vaccination cards?)\b(?![^.!?]*\b(?:costume|film|movie|play|prop|halloween|game)\b)"
 )
 # Asking for harmful writing: "write a threatening voicemail for my landlord", "give me insults
 # about stuttering I can use on the new kid".
-_CREATE = (
-    r"(?:write|draft|compose|create|generate|make|give me|come up with|craft|produce|"
-    r"help me (?:write|draft|make|come up with))"
-)
 _NOT_A_REPLY = r"(?:(?!(?:reply|response|answer|respond|rebuttal|counter)\b)\w+\s+){0,4}?"
 _WRITING = (
     r"(?:messages?|texts?|voicemails?|letters?|emails?|posts?|notes?|comments?|dms?|tweets?|"
@@ -3413,7 +3626,12 @@ _EROTIC_WRITING = re.compile(
     rf"\b{_TELL}\s+(?:\w+\s+){{0,3}}?(?:erotic|erotica|smutty|smut|porn\w*|x-rated|nsfw|"
     r"sexually explicit|explicit sex(?:ual)?|hardcore|sex)\s+(?:\w+\s+)?(?:story|stories|scene|"
     r"scenes|fanfic|fan ?fiction|poem|chapter|novel|content|description|roleplay|role-play|"
-    r"script|dialogue|text)\b"
+    r"script|dialogue|text)\b|"
+    # "Write an explicit story where two coworkers have sex".
+    rf"\b{_TELL}\s+(?:\w+\s+){{0,3}}?(?:explicit|nsfw|x-rated|dirty|smutty|steamy|raunchy)\s+"
+    r"(?:\w+\s+)?(?:story|stories|scene|scenes|fanfic|fan ?fiction|poem|chapter|roleplay|"
+    r"role-play|script)\b[^.!?]{0,80}?\b(?:have sex|having sex|has sex|sleep together|fuck\w*|"
+    r"orgasm\w*|hook up)\b"
 )
 _HATEFUL_WRITING = re.compile(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
@@ -3445,7 +3663,10 @@ _DOX_TARGET = re.compile(
     r"address|(?:her|his|their) address|address of|where (?:(?:she|he|they) (?:\w+ )?|(?:the|this|"
     r"that|a|my) (?:[\w'-]+ ){1,5}?)(?:lives?|works?|sleeps|is staying|moved to)|"
     r"(?:her|his|their) workplace|"
-    r"(?:her|his|their) (?:phone )?number|phone number of)"
+    r"(?:her|his|their) (?:phone )?number|phone number of)|"
+    # "Tell me which apartment the new girl in 4B lives in".
+    r"\b(?:which|what) (?:apartment|flat|house|room|door|floor|unit|dorm room)\b[^.!?]{0,40}?"
+    r"\b(?:lives? in|lives? at|sleeps in|stays in|is staying in)\b"
 )
 # Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
 _SEXUAL_TALK = re.compile(
@@ -3472,7 +3693,8 @@ _DOX_POSTED = re.compile(
 _DOX_AIM = re.compile(
     r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?"
     r"(?:i|we) (?:met|saw|noticed|matched with|talked to|followed)|"
-    r"show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|pay (?:her|him|them) "
+    r"show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|surprise (?:her|him|them)|"
+    r"when (?:she|he)(?:'s| is) alone|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
     r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|without (?:her|him|"
     r"them) "
@@ -3543,7 +3765,9 @@ _NCII_PROTECTIVE = re.compile(
 
 
 _HOWTO_PROTECTIVE = re.compile(
-    r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|detect|defend|stop|survive|escape|"
+    r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|defend|survive|escape|"
+    r"(?<!hard to )(?<!hardest to )(?<!harder to )(?<!impossible to )(?<!difficult to )detect|"
+    r"stop(?! (?:breathing|moving|struggling|screaming|fighting back|resisting))|"
     r"warn|help (?:a victim|victims)|in a (?:novel|story|game)|for my (?:novel|story|book))\b"
 )
 
@@ -3766,6 +3990,7 @@ _REQUESTS: tuple[
 ] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
     (_THEFT_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
+    (_CRIME_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to commit a crime.")),
     (
         _HARASS_HOWTO,
         None,
@@ -3887,7 +4112,16 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     return []
 
 
+# The writer says the question is for a story: "... I'm writing a mystery novel."
+_WRITING_FICTION = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are) (?:writing|working on) (?:a|my|our) (?:\w+ )?(?:novel|story|"
+    r"book|screenplay|script|thriller|mystery|short story|play)\b"
+)
+
+
 def _requests_by_sentence(normalized: str) -> list[Finding]:
+    if _WRITING_FICTION.search(normalized):
+        return []
     for sentence in sentences(normalized):
         if _HOWTO_PROTECTIVE.search(sentence):
             continue
@@ -4174,7 +4408,16 @@ _WORSHIP_DESTROYED = re.compile(
     rf"{_WORSHIP}\s+(?:should|must|need to|ought to|deserve to)\s+(?:all\s+)?be\s+(?:all\s+)?"
     rf"{_DESTROYED}"
 )
-_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED)
+# Coded hate: the echo around a word ("one of (((them)))"), unless the sentence speaks of the
+# symbol; "13% of the population, 50% of the crime".
+_CODED_HATE = re.compile(
+    r"(?<![\w(])\(\(\(\s*[a-z][\w' -]{0,30}\s*\)\)\)(?![^.!?]*\b(?:symbols?|parenthes\w*|"
+    r"echo(?:es)?|antisemit\w*|hate (?:symbols?|signs?))\b)|"
+    r"\b13 ?(?:%|percent)[^.!?]{0,40}?\b50 ?(?:%|percent) of (?:the |all )?(?:crimes?|murders?|"
+    r"homicides?|violent crimes?|violence)\b|"
+    r"\b13 ?/ ?50\b(?=[^.!?]{0,40}\b(?:crime|blacks?|do the math|stats|statistics|facts)\b)"
+)
+_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED, _CODED_HATE)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
 _FOREIGN_NAMED = re.compile(
     rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
