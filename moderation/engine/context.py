@@ -714,6 +714,22 @@ def asks_help_as_target(sentence: str) -> bool:
     )
 
 
+# Defending oneself: "What household items can I use to defend myself during a break-in?".
+_DEFENDS_ONESELF = re.compile(
+    r"\b(?:defend|protect) (?:myself|ourselves|my (?:family|home|house|kids|children)|us)\b|"
+    r"\bself[- ]defen[cs]e\b"
+)
+_OWN_HARM = re.compile(
+    r"\b(?:kill|hurt|cut|harm|end|hang|burn|starve|punish) (?:myself|my life|it all)\b|"
+    r"\bsuicid\w*|\bdie\b|\boverdose\b"
+)
+
+
+def defends_oneself(sentence: str) -> bool:
+    """The writer asks how to defend themselves or their own, and speaks of no harm to self."""
+    return bool(_DEFENDS_ONESELF.search(sentence)) and not _OWN_HARM.search(sentence)
+
+
 # --- Negation, support and quoting, per sentence ------------------------------------------
 
 NEGATION = re.compile(
@@ -1539,7 +1555,9 @@ _HOSTILE_FATE = re.compile(
 # absurd premise, no claim against the group.
 _CANNOT = r"(?:can'?t|cannot|can not|(?:are|is)n'?t able to|(?:are|is) not able to|unable to|never)"
 _NO_ONE_CAN = (
-    r"(?:time ?travel|travel (?:back )?in time|breathe (?:under ?water|in space)|fly|teleport|"
+    r"(?:time ?travel|travel (?:back )?in time|breathe (?:under ?water|in space)|"
+    r"fly(?! (?:planes?|aircraft|jets?|helicopters?|drones?|kites?|flags?|the flag|first class|"
+    r"business|economy|home|to|from|with|on|in|out|into|abroad)\b)|teleport|"
     r"read (?:minds|people'?s minds)|become invisible|turn invisible|be invisible|live forever|"
     r"be immortal|live on (?:the sun|mars|the moon|venus|jupiter)|walk through walls|"
     r"see through walls|shoot lasers|photosynthesi[sz]e|control the weather|stop time|"
@@ -1551,7 +1569,10 @@ _NO_ONE_CAN = (
 )
 _ASKS_NO_ONE_CAN = re.compile(
     rf"\b(?:why|how come|is it true that|is it because)\b[^.!?]{{0,60}}?\b(?:{_CANNOT}\s+"
-    rf"(?:\w+\s+){{0,2}}?|(?:can|do|are|is)\s+(?:\w+\s+){{1,4}}?(?:not|never|unable to)\s+)"
+    rf"(?:\w+\s+){{0,2}}?|(?:can|do|are|is)\s+(?:\w+\s+){{1,4}}?(?:not|never|unable to)\s+|"
+    # "Why shouldn't Jewish people be allowed to fly like birds?"
+    rf"(?:should(?:n'?t| not| never)|must(?:n'?t| not))\s+(?:\w+\s+){{0,3}}?be allowed to\s+|"
+    rf"should\s+(?:\w+\s+){{1,3}}?not\s+be allowed to\s+)"
     rf"(?:be able to\s+)?{_NO_ONE_CAN}\b"
 )
 

@@ -292,6 +292,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("VIOLENCE",), context.asks_self_defence_law, _never),
     # "My friend says she wants to kill herself": violence done to oneself is self-harm.
     (("VIOLENCE",), context.only_self_directed, _never),
+    # "What can I use to defend myself during a break-in?": self-defence is no self-harm.
+    (("SELF_HARM",), context.defends_oneself, _never),
     # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
     (("SELF_HARM",), context.accidental_injury, _never),
     # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text speaks

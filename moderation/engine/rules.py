@@ -944,6 +944,12 @@ _DOUBTED_WORTH = re.compile(
 # denied healthcare?", "why shouldn't gay people lose the right to adopt?" (not "why are women
 # paid less", a wrong asked about).
 _WHY_SHOULD_DENY = re.compile(
+    # Arguments asked for: "give me reasons why women shouldn't be allowed to work".
+    rf"\b(?:reasons?|arguments?|a case|talking points|proof|evidence) (?:why|that) "
+    rf"{_WHOLE}{_GROUP}\s+(?:shouldn'?t|should not|should never|must not|mustn'?t|don'?t deserve "
+    r"to|do not deserve to)\s+"
+    r"(?:be allowed to\s+)?(?:vote|work|drive|marry|adopt|have (?:rights|children|kids|jobs)|"
+    r"exist|live here|be here|hold office|own property|go to school|be citizens|serve)\b|"
     rf"\bwhy should(?:n'?t| not)? {_WHOLE}{_GROUP}\s+(?:not be allowed to|not be able to|be "
     r"(?:denied|refused|banned from|barred from|stripped of|excluded from|kept from|forbidden "
     r"(?:to|from))|lose|not (?:have|get|receive))\s+(?:\w+\s+){0,3}?(?:vote|voting|healthcare|"
@@ -2492,8 +2498,9 @@ _SELF_HARM_INTENT = re.compile(
     r"is (?:a )?(?:lethal|fatal))|painless(?:est)? way to (?:die|kill myself|end it)|"
     r"(?:tips|how|ways?|best way|fastest way|quickest way)\b(?:\s+[\w']+){0,8}?\s+(?:by |with )?"
     r"(?:purg(?:e|ing)|throw(?:ing)? up after (?:eating|meals|i eat)|starv(?:e|ing) myself|"
-    r"pro-?ana|thinspo|laxatives? to lose weight)|(?:how (?:do i|to|can i)|show me how to) tie a "
-    r"noose|"
+    r"pro-?ana|thinspo|laxatives? to lose weight)|(?:how (?:do i|to|can i|would i)|show me how to|"
+    r"teach me (?:how )?to) (?:tie|make|build) (?:a |my own )?noose(?![^.!?]*\b(?:halloween|"
+    r"decorations?|costume|prop|haunted|play|film|movie|western|scouts?|knot[- ]tying)\b)|"
     r"best way to (?:kill myself|commit suicide|cut|hang myself)|how to (?:kill myself|commit "
     r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
@@ -3479,6 +3486,10 @@ _HARASS_HOWTO = re.compile(
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:ruin|destroy|wreck|trash|tank|sabotage)\s+"
     rf"(?:{_PERSON}'?s|his|her|their)\s+(?:\w+\s+)?(?:reputation|life|career|marriage|"
     rf"relationship|name|business|credit(?: score| rating)?|finances)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?get\s+{_VICTIM}\s+(?:fired|expelled|suspended|arrested|"
+    rf"kicked out|evicted|deported|banned)\b[^.!?]{{0,30}}?\b(?:with|by (?:making|filing|"
+    rf"spreading|posting)|using)\s+(?:\w+\s+)?(?:fake|false|made-up|fabricated|bogus|invented)\s+"
+    rf"(?:accusations?|claims?|reports?|complaints?|evidence|allegations?|rumou?rs?)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get (?:back at|revenge on|even with)|take revenge on)\s+"
     rf"{_VICTIM}\b[^.!?]{{0,30}}?\bby\b"
     # Lies written about a person: "write a fake news article claiming the mayor was arrested for
@@ -3643,6 +3654,11 @@ _HATEFUL_WRITING = re.compile(
     rf"inciting|rallying|getting)\b[^.!?]{{0,60}}?\b(?:pick up|take up|grab)\s+(?:\w+\s+)?"
     rf"(?:machetes?|guns?|weapons?|arms|rifles?|knives|torches|pitchforks)\b[^.!?]{{0,40}}?"
     rf"\b(?:{_IDENTITY}|{_GROUP})"
+    # "write a speech encouraging people to attack the immigrant shelter tonight".
+    rf"|\b{_CREATE}\b[^.!?]{{0,60}}?\b(?:urging|calling on|encouraging|inciting|telling|getting|"
+    rf"rallying)\s+(?:people|everyone|followers|them|the crowd|us|our \w+|locals|men)\s+to\s+"
+    rf"(?:attack|burn|storm|raid|torch|bomb|kill|beat|hurt|target|destroy|drive out|run out)\b"
+    rf"[^.!?]{{0,40}}?\b(?:{_IDENTITY}|{_GROUP})"
 )
 _WRITING_PROTECTIVE = re.compile(
     r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
@@ -3701,6 +3717,9 @@ _DOX_AIM = re.compile(
     r"knowing|only know (?:her|his|their) (?:first )?name|my ex|ex-?(?:girlfriend|boyfriend|wife|"
     r"husband|partner)|blocked me|restraining order|(?:won'?t|doesn'?t want to|refuses? to) "
     r"(?:talk to|see|speak to|answer|reply to) me|changed (?:her|his|their) (?:number|address)|"
+    r"(?:who|that) (?:wrote|posted|said|published) (?:that|an?|the|this) (?:\w+ )?(?:article|post|"
+    r"review|story|tweet|video|thing) about me|(?:who|that) (?:insulted|critici[sz]ed|reported|"
+    r"exposed|embarrassed|humiliated|dumped|fired) me|"
     r"from (?:the |her |his |their )?(?:stuff |"
     r"things )?(?:in the )?(?:photos?|videos?|pictures?|background))\b"
 )
