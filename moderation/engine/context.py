@@ -1894,7 +1894,13 @@ _DENIED_SELF_HARM = re.compile(
     r"try(?:ing)? to|think(?:ing)? (?:of|about)|consider(?:ing)?|wish(?:ed)? to|need to|"
     r"have to|be)\s+){0,3}"
     r"(?:(?:kill(?:ing)?|hurt(?:ing)?|harm(?:ing)?|cut(?:ting)?|end(?:ing)?|tak(?:e|ing)) "
-    r"(?:myself|my (?:own )?life)|commit(?:ting)? suicide|suicidal)\b"
+    r"(?:myself|my (?:own )?life)|commit(?:ting)? suicide|suicidal)\b|"
+    # "Ich will mich heute Nacht nicht umbringen", "je ne vais pas me tuer", "no voy a matarme".
+    r"\bich (?:will|werde|mochte|wurde|bringe) mich (?:\w+ ){0,3}?(?:nicht|nie|niemals) (?:um\b|"
+    r"umbringen|toten|ritzen|verletzen|das leben nehmen)|\bje (?:ne )?(?:vais|veux|compte|pense) "
+    r"(?:pas|jamais|plus) (?:me tuer|me suicider|mourir|me faire du mal|me couper)|\bje ne me "
+    r"(?:tuerai|suiciderai) (?:pas|jamais)\b|\bno (?:voy|quiero|pienso) (?:a )?(?:matarme|"
+    r"suicidarme|hacerme dano|cortarme)|\bnunca (?:me voy a|voy a|me) (?:matar|suicidar)\w*"
 )
 
 

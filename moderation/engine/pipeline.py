@@ -510,6 +510,12 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                     clears(c) for c in parts.carriers(category, True, thresholds)
                 ):
                     flags.pop(category)
+        if "VIOLENCE" in flags and all(
+            parts.denied(c, "VIOLENCE", True, thresholds)
+            for c in parts.carriers("VIOLENCE", True, thresholds)
+        ):
+            # "Je ne vais pas me tuer": harm to oneself denied, and nothing else violent said.
+            flags.pop("VIOLENCE")
         if "HARASSMENT" in flags and context.banter(normalized):
             # "You're a crazy bastard, I love you man": names called with affection said outright.
             flags.pop("HARASSMENT")

@@ -1790,6 +1790,12 @@ _EXPOSE = re.compile(
 )
 # Threats put as hints: "it would be a shame if something happened to them".
 _VEILED_THREAT = re.compile(
+    # "She'll find out what happens when you leave me."
+    r"\b(?:find out|learn|see|know|show (?:you|her|him|them)) what happens (?:to (?:people|girls|"
+    r"women|those) )?(?:when|if|who) (?:you|she|he|they|people|anyone) (?:leave|leaves|cross|"
+    r"crosses|betray|betrays|dump|dumps|cheat on|cheats on|ignore|ignores|mess with|messes with|"
+    r"disrespect|disrespects|lie to|lies to|reject|rejects|say no to|says no to|block|blocks) "
+    r"me\b|"
     r"\b(?:(?:it )?(?:would|'d) be a (?:shame|pity)|shame|pity) if (?:something|anything) "
     r"(?:bad )?(?:were to |was to )?happen(?:ed|s)? to (?:you|your|him|her|them|those|that \w+ "
     r"(?:\w+ )?of (?:yours|his|hers|theirs))\b|"
@@ -2241,6 +2247,29 @@ _DRUG_MAKING = re.compile(
     r"ketamine|black tar|krokodil|desomorphine)\b(?!\s+(?:test|testing|strips?|kits?|"
     r"addiction|overdose|withdrawal|treatment|rehab))"
 )
+# The same in French, German and Spanish: "¿dónde puedo comprar cocaína?", "wo bekomme ich
+# Koks?", "où acheter de la cocaïne".
+_FOREIGN_SEEKS_DRUGS = re.compile(
+    r"\bou (?:puis-je|je peux|est-ce que je peux|peut-on|acheter|trouver|me procurer)\s+"
+    r"(?:\w+\s+){0,2}?(?:de la |du |de l'|des )?(?:cocaine|heroine|crack|meth|methamphetamine|"
+    r"mdma|ecstasy|lsd|ketamine|fentanyl)\b|"
+    r"\bwo (?:kann ich|bekomme ich|kriege ich|krieg ich|kauft man|gibt es)\s+(?:\w+\s+){0,2}?"
+    r"(?:kokain|koks|heroin|crystal|meth|crack|fentanyl|mdma|ecstasy|lsd|ketamin)\b|"
+    r"\bdonde (?:puedo|se puede|consigo|compro|venden)\s+(?:\w+\s+){0,2}?(?:cocaina|coca|"
+    r"heroina|crack|metanfetamina|cristal|fentanilo|mdma|extasis|lsd|ketamina)\b"
+)
+# Someone else's account broken into: "comment hacker le compte Instagram de mon ex".
+_FOREIGN_HACK = re.compile(
+    r"\b(?:comment|aide-moi a|explique-moi comment)\s+(?:\w+\s+){0,2}?(?:hacker|pirater)\s+"
+    r"(?:le |la |les |l')?(?:compte|telephone|portable|mail|e-mail|email|boite mail|messagerie|"
+    r"wifi)\b[^.!?]{0,40}?\b(?:de (?:mon|ma|mes|son|sa|cette|ce|quelqu'un)|du voisin|de la "
+    r"voisine)\b|"
+    r"\bwie (?:kann ich|konnte ich|hacke ich|knacke ich)\s+(?:\w+\s+){0,3}?(?:das |den |die )?"
+    r"(?:konto|account|handy|e-?mail|wlan|passwort|instagram|facebook)\w*\s+(?:meiner|meines|"
+    r"meinem|von|des|der|seiner|ihrer)\b|"
+    r"\bcomo (?:puedo |podria )?(?:hackear|piratear)\s+(?:la |el )?(?:cuenta|telefono|movil|"
+    r"correo|wifi|instagram|facebook)\b[^.!?]{0,40}?\bde (?:mi|su|mis|la|el)\b"
+)
 _WEAPON_TRADE = re.compile(
     r"\b(?:ghost guns?|untraceable (?:guns?|firearms?|pistols?|rifles?)|unregistered (?:guns?|"
     r"firearms?|pistols?|rifles?|glocks?)|no (?:background check|serial(?: numbers?)?|paperwork)|"
@@ -2398,7 +2427,11 @@ def _illegal_findings(normalized: str) -> list[Finding]:
     drug_trade = (
         (strong_drugs or len(drug_hits) >= 2) and (strong_trade or len(trade_hits) >= 2)
     ) or (quantity & drug_hits and len(drug_hits) >= 2 and trade_hits)
-    drug_trade = drug_trade or bool(_SEEKS_DRUGS.search(normalized))
+    drug_trade = (
+        drug_trade
+        or bool(_SEEKS_DRUGS.search(normalized))
+        or bool(_FOREIGN_SEEKS_DRUGS.search(normalized))
+    )
     if _DRUG_MAKING.search(normalized) and not _HARM_REDUCTION.search(normalized):
         findings.append(
             Finding(
@@ -2439,7 +2472,7 @@ def _illegal_findings(normalized: str) -> list[Finding]:
                 "Offers forged documents or counterfeit money.",
             )
         )
-    if _FRAUD.search(normalized):
+    if _FRAUD.search(normalized) or _FOREIGN_HACK.search(normalized):
         findings.append(
             Finding(
                 "ILLEGAL",
@@ -2569,14 +2602,19 @@ _ASSISTED_DYING = re.compile(
 # letters and I've picked the bridge, this weekend it's over").
 _NOTE_WRITTEN = re.compile(
     r"\bi(?:'ve| have)? (?:already |just |finally )?(?:written|wrote|finished|left|prepared) "
-    r"(?:my |a |the )?(?:suicide (?:note|letter)s?|goodbye (?:notes?|letters?))\b"
+    r"(?:my |a |the )?(?:suicide (?:note|letter)s?|goodbye (?:notes?|letters?))\b|"
+    # The warning signs together: things given away, letters written, a day set ("I've been
+    # giving away my things and I wrote letters to my sister ... this weekend is it").
+    r"\bi(?:'ve| have)? (?:been )?giv(?:en|ing|e) away (?:all )?(?:my|most of my) (?:things|stuff|"
+    r"belongings|possessions|clothes|books|games)\b(?=[^\n]*\b(?:wrote|written|writing) "
+    r"(?:\w+ )?(?:letters?|notes?)\b)"
 )
 _SUICIDE_NOTE = re.compile(r"\bsuicide (?:note|letter)s?\b")
 _PLACE_OR_DAY_CHOSEN = re.compile(
     r"\b(?:picked|chosen|chose|found|decided on|settled on) (?:the|a|my) (?:bridge|building|"
     r"spot|place|date|day|rope|method|pills|cliff|tree)\b|\b(?:this|next) (?:weekend|week|"
     r"friday|saturday|sunday|monday|tuesday|wednesday|thursday) (?:it(?:'s| is| will be) "
-    r"(?:over|done|the end)|it ends|i end it)\b|\bit(?:'s| is| will be) (?:all )?over "
+    r"(?:over|done|the end)|it ends|i end it|is it)\b|\bit(?:'s| is| will be) (?:all )?over "
     r"(?:tonight|tomorrow|soon|this weekend)\b"
 )
 
@@ -2737,7 +2775,15 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _SELF_HARM_ASKED,
         ):
             # "I'm not going to kill myself" states no intent: a denied act is skipped.
-            m = next((x for x in pattern.finditer(sentence) if not denies_self_harm(x[0])), None)
+            # The words just before count: "no voy a matarme", "je ne vais pas me tuer".
+            m = next(
+                (
+                    x
+                    for x in pattern.finditer(sentence)
+                    if not denies_self_harm(sentence[max(0, x.start() - 12) : x.end()])
+                ),
+                None,
+            )
             if m and pattern is _SELF_HARM_COACHING and _ABOUT_COACHING.search(sentence):
                 m = None
             if m and (live is None or not _recovery_talk(sentence, m)):
@@ -2875,6 +2921,21 @@ _FOREIGN_SEXUAL = (
     r"m'excit\w*|me fai(?:t|saient|sait) bander|bandant\w*|(?:macht|machen|machte) mich "
     r"(?:so |total |richtig )?(?:geil|an|scharf)|geil auf|erregt mich|me excita\w*|me pone\w* "
     r"(?:tan |muy |super )?(?:cachond\w*|caliente|cachonda)|me calienta\w*)"
+)
+# A child talked into sending pictures or meeting: "comment convaincre une fille de 12 ans de
+# m'envoyer des photos", "ein Mädchen überreden, mir Bilder zu schicken".
+_FOREIGN_GROOMING = re.compile(
+    rf"\b(?:convaincre|persuader|pousser|amener|obliger)\s+(?:une |un |la |le |cette |ce |des |"
+    rf"les )?{_FOREIGN_MINOR}\b"
+    r"[^.!?]{0,30}?\b(?:m'envoyer|me montrer|me rejoindre|venir chez moi|garder le secret)\b|"
+    rf"\b(?:uberreden|uberzeugen|dazu bringen)\b[^.!?]{{0,40}}?\b{_FOREIGN_MINOR}\b"
+    r"[^.!?]{0,40}?\b(?:fotos|bilder|nacktbilder|videos|zu mir|geheim)\b|"
+    rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,40}}?\b(?:uberreden|uberzeugen|dazu bringen)\b"
+    r"[^.!?]{0,40}?\b(?:fotos|bilder|nacktbilder|videos|zu mir)\b|"
+    rf"\b(?:convencer|persuadir|conseguir que)\s+(?:a\s+)?(?:una |un |la |el |esta |este )?"
+    rf"{_FOREIGN_MINOR}\b"
+    r"[^.!?]{0,30}?\b(?:me (?:envie|mande)|mandarme|enviarme|venga a mi casa|guarde el "
+    r"secreto)\b"
 )
 _FOREIGN_CHILD_EXPLOITATION = re.compile(
     rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,60}}\b{_FOREIGN_SEXUAL}\b|"
@@ -3115,8 +3176,20 @@ _CHILD_TRACES_HIDDEN = re.compile(
 )
 
 
+# An adult's pursuit of a child told: "she's only fourteen but she looks way older ... she's been
+# flirting with me ... I'm going to make my move" (two of these beside a child's age).
+_CHILD_PURSUED = re.compile(
+    r"\b(?:(?:looks?|acts?|seems?) (?:way |much |a lot |so |really )?older|(?:so |very |really )?"
+    r"mature for (?:her|his) age|flirt\w* with me|make (?:my|a) move|hook up with (?:her|him)|"
+    r"get (?:her|him) alone|(?:sleep|sleeping) with (?:her|him)|(?:she|he)(?:'s| is) (?:been )?"
+    r"(?:into|coming on to|hitting on) me)\b"
+)
+
+
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
+        return True
+    if _AGE.search(normalized) and len({m[0] for m in _CHILD_PURSUED.finditer(normalized)}) >= 2:
         return True
     if _ACCESS_TO_CHILDREN.search(normalized) and (
         _PURPOSE_HIDDEN.search(normalized)
@@ -3152,7 +3225,9 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
     """Sexual content involving a minor; `sexual_score` gives the classifier's SEXUAL
     probability (asked for only when the text names a minor and is explicit)."""
     if (
-        _CHILD_EXPLOITATION.search(normalized) or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
+        _CHILD_EXPLOITATION.search(normalized)
+        or _FOREIGN_CHILD_EXPLOITATION.search(normalized)
+        or _FOREIGN_GROOMING.search(normalized)
     ) and not _PROTECTIVE.search(normalized):
         return [_child_finding("Seeks, trades or describes sexual material involving minors.")]
     if _CHILD_TRACES_HIDDEN.search(normalized) and _PURPOSE_HIDDEN.search(normalized):
@@ -4122,6 +4197,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
         _NCII.search(normalized)
         or _NUDES_SHARED.search(normalized)
         or _FOREIGN_SEXTORTION.search(normalized)
+        or _FOREIGN_NCII.search(normalized)
         or _VOYEUR.search(normalized)
     ) and not (_NCII_PROTECTIVE.search(normalized)):
         return [_SHARED_IMAGES]
@@ -4247,7 +4323,8 @@ _FOREIGN_SELF_HARM = re.compile(
     r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
     r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b|\bj'ai envie de (?:mourir|"
     r"me tuer|en finir)\b|"
-    r"\bich (?:will|werde|mochte|muss|denke daran,? mich) (?:mich )?(?:umbringen|toten|sterben|"
+    r"\bich (?:will|werde|mochte|muss|denke daran,? mich) (?:mich )?(?:(?!nicht\b|nie\b|niemals\b|"
+    r"keine?\b)\w+ ){0,3}?(?:umbringen|toten|sterben|"
     r"das leben nehmen|ritzen|aufhangen|nicht mehr leben)\b|\bich (?:will|mochte) nicht mehr "
     r"leben\b|\bich bringe mich um\b|"
     r"\b(?:quiero|voy a|pienso|necesito) (?:suicidarme|morir(?:me)?|matarme|quitarme la vida|"
@@ -4320,7 +4397,12 @@ _FOREIGN_ENCOURAGE = re.compile(
     r"bring dich (?:doch )?um|tote dich|hang dich (?:doch )?auf|spring (?:doch )?(?:von|vor|aus)\b|"
     r"(?:schneid|schneide) dir (?:doch )?die pulsadern|pulsadern aufschneiden|"
     r"matate|suicidate|ahorcate|cuelgate|tirate (?:de|por|a)\b|tomate todas las pastillas|"
-    r"deberias (?:matarte|suicidarte|morirte))"
+    r"deberias (?:matarte|suicidarte|morirte)|"
+    # Said of someone else: "dire à ma collègue qu'elle devrait se suicider".
+    r"qu'(?:elle|il|ils|elles) (?:devrai(?:t|ent)|doi(?:t|vent)) (?:se suicider|se tuer|se pendre|"
+    r"crever|mourir)|dass (?:sie|er) sich (?:umbringen|das leben nehmen|aufhangen) (?:soll|sollte)|"
+    r"que (?:deberia|debe|tiene que) (?:suicidarse|ahorcarse|(?:matarse|morirse)(?! (?:de|a|"
+    r"trabajando|estudiando|de risa)\b)))"
 )
 _FOREIGN_GROUP = (
     r"(?:les |des |die |alle |los |las |todos los |todas las )?(?:juifs|musulmans|arabes|noirs|"
@@ -4342,6 +4424,16 @@ _FOREIGN_NUDES = (
     r"(?:(?:photos?|videos?|pics?|images?) (?:de toi )?(?:nue?s?|a poil|sans rien)|nudes|"
     r"nacktbilder|nacktfotos|nacktvideos|(?:fotos?|videos?|bilder) (?:von dir )?nackt|"
     r"(?:fotos?|videos?) (?:tuyas? )?(?:desnud[oa]s?|en bolas|sin ropa))"
+)
+# Intimate images spread to punish: "je vais diffuser tes nudes à toute ta famille", "ich
+# schicke deine Nacktbilder an alle".
+_FOREIGN_NCII = re.compile(
+    rf"\b(?:je vais|je compte|j'vais|ich werde|ich|voy a|vamos a)\s+(?:\w+\s+)?(?:diffuser|publier|"
+    rf"poster|envoyer|partager|balancer|montrer|verbreiten|posten|schicke|schicken|zeigen|teilen|"
+    rf"veroffentlichen|publicar|subir|mandar|enviar|ensenar|difundir|compartir)\s+"
+    rf"(?:tes|deine|tus)\s+{_FOREIGN_NUDES}\b|"
+    rf"\b(?:ich|wir)\b[^.!?]{{0,20}}\bdeine\s+{_FOREIGN_NUDES}\b[^.!?]{{0,40}}?\b(?:schicken|"
+    r"posten|zeigen|verbreiten|teilen|veroffentlichen|hochladen|an alle|an deine)\b"
 )
 _FOREIGN_SEXTORTION = re.compile(
     rf"\b(?:envoie|envoies|envoyez|schick|schicke|schickst|sende|mandame|enviame|pasame|"
@@ -4384,7 +4476,10 @@ _FOREIGN_DEATH = (
     r"elimine(?:e|s|es)?|abattu\w*|mourir|crever|disparaitre|aufgehangt|erhangt|erschossen|"
     r"vergast|getotet|ausgerottet|verbrannt|eliminiert|vernichtet|sterben|verrecken|"
     r"verschwinden|ahorcad[oa]s|colgad[oa]s|fusilad[oa]s|gasead[oa]s|asesinad[oa]s|"
-    r"exterminad[oa]s|quemad[oa]s|eliminad[oa]s|matad[oa]s|morir|morirse|desaparecer)"
+    r"exterminad[oa]s|quemad[oa]s|eliminad[oa]s|matad[oa]s|morir|morirse|desaparecer|"
+    # Locked up or driven out: "devraient être enfermés", "sollten eingesperrt werden".
+    r"enferme(?:e|s|es)|emprisonne(?:e|s|es)|deporte(?:e|s|es)|expulse(?:e|s|es)|eingesperrt|"
+    r"weggesperrt|abgeschoben|encerrad[oa]s|deportad[oa]s|expulsad[oa]s)"
 )
 # Worth denied to a group (the negation is read as asserting, `_ASSERTING_NEGATION`): "les
 # musulmans ne méritent pas de vivre", "Behinderte verdienen keinen Respekt", "los
