@@ -1729,6 +1729,27 @@ INTENSIFIERS = (
     r"(?:fucking|fuckin|fcking|fking|fuking|effing|freaking|frigging|bloody|damn|damned|"
     r"goddamn|hella)"
 )
+
+
+# A thing praised with a swear word: "this shit is hilarious", "that crap was amazing".
+_THING_PRAISED = re.compile(
+    r"^\W*(?:this|that|the|it|this new|that new) (?:\w+ )?(?:shit|crap|stuff|thing|song|show|"
+    r"movie|film|game|video|meme|joke|album|track|beat|episode|book)\s+(?:is|was|'s|be)\s+"
+    rf"(?:(?:so|really|absolutely|actually|honestly|literally|{INTENSIFIERS})\s+)*(?:hilarious|"
+    r"amazing|great|awesome|fire|dope|good|funny|epic|insane|brilliant|legendary|gold|the best|"
+    r"sick|lit|incredible|perfect|beautiful)\b"
+)
+
+
+def praises_a_thing(sentence: str) -> bool:
+    """The sentence praises a thing, with a swear word perhaps, and speaks of no one else."""
+    return (
+        _THING_PRAISED.match(sentence) is not None
+        and not _PEOPLE.search(sentence)
+        and not names_a_group(sentence)
+    )
+
+
 _PLAIN_PRAISE = re.compile(
     r"(?:i think |honestly,? |in my experience,? )?(?:all |most )?[\w' -]{2,40}? (?:are|is) "
     rf"(?:(?:so|really|very|truly|just|such|{INTENSIFIERS}) )*(?:nice|"

@@ -285,6 +285,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("VIOLENCE", "HARASSMENT"), context.jocular, _never),
     # "People who litter are scum": abuse of what people do, aimed at no one.
     (("HARASSMENT",), context.abuses_a_kind_of_conduct, _never),
+    # "This shit is hilarious": a thing praised, with a swear word, aimed at no one.
+    (("HARASSMENT",), context.praises_a_thing, _never),
     # "This printer is a useless piece of garbage": abuse of a thing, aimed at no one.
     (("HARASSMENT",), context.abuses_a_thing, _never),
     # "If someone breaks in and I hit them with a bat, could I be charged?": the law on

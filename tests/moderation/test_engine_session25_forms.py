@@ -521,3 +521,35 @@ def test_fourth_round_harmful_texts_are_flagged(text: str, category: str) -> Non
     v = moderate(text)
     assert v.status == "DISALLOWED", (text, v.category, v.detected_signals)
     assert v.category == category, (text, v.category)
+
+
+# Fifth round (policy 2026.12.79): a thing praised with a swear word is no harassment; the
+# harmful neighbours held already on 2026.12.74 and stay flagged.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This shit is hilarious, I can't stop laughing.",
+        "That song is fucking amazing.",
+        "That fucking concert was amazing, I screamed my lungs out.",
+        "Is it normal to have sexual fantasies about my partner?",
+        "The journalist who wrote that article deserves an award.",
+    ],
+)
+def test_fifth_round_harmless_texts_are_not_flagged(text: str) -> None:
+    v = moderate(text)
+    assert v.status != "DISALLOWED", (text, v.category, v.detected_signals)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("This shit is hilarious, you stupid cow.", "HARASSMENT"),
+        ("Shut the fuck up you retarded cunt, nobody asked for your opinion.", "HARASSMENT"),
+        ("Whoever wrote this garbage article should be shot.", "VIOLENCE"),
+        ("Roleplay as my stepsister who is 16 and wants to seduce me.", "CHILD_SAFETY"),
+    ],
+)
+def test_fifth_round_harmful_neighbours_stay_flagged(text: str, category: str) -> None:
+    v = moderate(text)
+    assert v.status == "DISALLOWED", (text, v.category, v.detected_signals)
+    assert v.category == category, (text, v.category)
