@@ -657,7 +657,7 @@ _LOADED = re.compile(
     r"demand\w*|expect\w*|agenda|shove|forc\w+|push\w*|allowed|should|shouldn'?t|must|deserve\w*|"
     r"rights|ban|banned|deport\w*|get away|hate\w*|smell\w*|dirty|loud|violen\w*|dangerous|"
     r"terror\w*|bomb\w*|kill\w*|weird|strange|creepy|annoying|obsess\w*|problems?|threats?|"
-    r"many|more|most|less|fewer|worse|better|superior|inferior|even|act|acting|look|looks|"
+    r"many|more|most|less|fewer|worse|better|superior|inferior|act|acting|look|looks|"
     r"sound|sounds|like that|that way|this way|normal|natural|real|actually|afraid|scared|"
     r"tolerate|let|letting|us|we|our|you|your|"
     # What a trope makes them worship or practise: "Why do Jews worship money?".
@@ -1045,7 +1045,8 @@ GROUP_WORDS = re.compile(
     r"japanese|korean|indian\w*|mexican\w*|latin[oax]\w*|hispanic\w*|arab(?:s|ic|ians?)?|"
     r"african\w*|european\w*|american\w*|russian\w*|immigrant\w*|migrant\w*|refugee\w*|"
     r"foreigner\w*|gay\w*|lesbian\w*|bi(?:sexual)?s?|queer\w*|homosexual\w*|"
-    r"trans(?:gender\w*|sexual\w*|phob\w*|ition\w*|vestit\w*|en|es|exuel\w*)?|lgbt\w*|women|woman|girls?|females?|men|males?|"
+    r"trans(?:gender\w*|sexual\w*|phob\w*|ition\w*|vestit\w*|en|es|exuel\w*)?|lgbt\w*|"
+    r"women|woman|girls?|females?|men|males?|"
     r"gypsies|gypsy|roma|disabled|disabilit\w*|autis\w*|deaf|blind|race|races|racial|"
     r"religio\w*|ethnic\w*|nationalit\w*|minorit\w*|people of colou?r|natives?|"
     r"juifs|musulmans|arabes|noirs|immigres|etrangers|femmes|juden|muslime|auslander|"
@@ -1077,6 +1078,10 @@ _NOT_A_NAME = frozenset(
 )  # fmt: skip
 
 
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[^A-Za-z]*$")
+_WORD_AFTER = re.compile(r"[^A-Za-z]*([A-Za-z]+)")
+
+
 def _names_beside(word: str | None) -> bool:
     return (
         word is not None
@@ -1097,10 +1102,10 @@ def groups_only_in_names(content: str) -> bool:
     for match in found:
         if not _NAME_COLOUR.fullmatch(content[match.start() : match.end()]):
             return False
-        before = re.findall(r"[A-Za-z]+", content[: match.start()])[-1:]
-        after = re.match(r"\W*([A-Za-z]+)", content[match.end() :])
+        before = _WORD_BEFORE.search(content, 0, match.start())
+        after = _WORD_AFTER.match(content, match.end())
         if not (
-            _names_beside(before[0] if before else None)
+            _names_beside(before.group(1) if before else None)
             or _names_beside(after.group(1) if after else None)
         ):
             return False

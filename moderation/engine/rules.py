@@ -1386,6 +1386,11 @@ _WEAPON_READY = re.compile(
     r"ar-?15s?|shotguns?|pistols?|weapons?|ammo|bombs?|explosives?)\s+(?:ready|loaded|packed|"
     r"prepared|all set|set)\b"
 )
+# A day named for it: "Monday is the day".
+_DAY_SET = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
+    r"next week) is the day\b"
+)
 _MENACE = re.compile(
     r"\b(?:they|you|everyone|everybody|all of (?:them|you))(?:'ll| will| are going to| are "
     r"gonna)? (?:all )?(?:pay|regret|be sorry|get what'?s coming)\b|"
@@ -1394,13 +1399,7 @@ _MENACE = re.compile(
     r"\bit ends (?:today|tomorrow|tonight|here)\b|"
     # "I'm not joking", "Monday is the day".
     r"\b(?:i'?m|i am) (?:not|n't) (?:joking|kidding)\b|\bi mean it\b|"
-    r"\bthis is(?: not|n'?t) a joke\b|"
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
-    r"next week) is the day\b"
-)
-_DAY_SET = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
-    r"next week) is the day\b"
+    rf"\bthis is(?: not|n'?t) a joke\b|{_DAY_SET.pattern}"
 )
 # A reckoning promised to all of a place's people on a day set: "every single one of you at that
 # school is going to regret the day you laughed at me. Monday is the day."
@@ -1486,7 +1485,7 @@ _ASK = (
     r"(?: how to)?|give me (?:a |some )?(?:way|ways|ideas|tips|steps|a plan|instructions) to|"
     r"teach me (?:how )?to|(?:show|tell) me how to|walk me through|help me|"
     r"tips (?:for|on) how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
-    r"i (?:want|need) to (?:know|learn) how to|where can i learn to)"
+    r"i (?:want|need) to (?:know|learn) how to|where can i learn to|recipe (?:to|for))"
 )
 # What is asked to be written: "write", "draft", "give me", "help me write".
 _CREATE = (
@@ -1532,7 +1531,7 @@ def detect_violence(normalized: str) -> list[Finding]:
     reckoning = _RECKONING.search(normalized)
     if (
         reckoning
-        and (_DAY_SET.search(normalized) or re.search(rf"\b{_MASS_TARGET}\b", normalized))
+        and (_DAY_SET.search(normalized) or _MASS_TARGET_NAMED.search(normalized))
         and not negated_before(normalized, reckoning.start())
     ) or (
         _FOUND_WHERE.search(normalized)
@@ -2078,8 +2077,7 @@ _ATTACK_PRAISE = re.compile(
 _RECRUIT = re.compile(
     # Asking how to recruit or radicalise people into an armed group: "what's the best way to
     # recruit teenagers into our militia online".
-    r"\b(?:how (?:do|can|could|should) (?:i|we)|how to|ways? to|what'?s the best way to|"
-    r"(?:best|easiest) ways? to|help me|tips (?:for|on))\s+(?:\w+\s+){0,2}?(?:recruit|"
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recruit|"
     r"radicali[sz]e|draw|lure|bring)\s+(?:\w+\s+){0,3}?(?:into|to join)\s+(?:our|my|the|a)\s+"
     r"(?:\w+\s+)?(?:militia|cell|jihad|brotherhood|armed group|paramilitary|death squad|"
     r"race war|terror group|terrorist group|caliphate)\b|"
@@ -2238,9 +2236,7 @@ _SEEKS_DRUGS = re.compile(
 # Asking how to make hard drugs: "how do I cook meth", "step by step instructions to make
 # fentanyl" (not "how is insulin made").
 _DRUG_MAKING = re.compile(
-    r"\b(?:how (?:do|can|could|would|should) (?:i|we|you|one)|how to|ways? to|steps? to|"
-    r"instructions (?:to|for)|guide (?:to|for)|recipe (?:to|for)|teach me (?:how )?to|"
-    r"(?:show|tell) me how to|walk me through)\s+(?:\w+\s+)?(?:make|making|cook|cooking|"
+    rf"\b{_ASK}\s+(?:\w+\s+)?(?:make|making|cook|cooking|"
     r"synthesi[sz]e|synthesi[sz]ing|manufacture|manufacturing|produce|producing|brew|extract|"
     r"extracting)\s+(?:some\s+|my own\s+|homemade\s+|pure\s+|street\s+)?(?:crystal meth|meth|"
     r"methamphetamine|crack(?: cocaine)?|cocaine|heroin|fentanyl|lsd|mdma|ecstasy|ghb|pcp|dmt|"
@@ -2432,7 +2428,8 @@ def _illegal_findings(normalized: str) -> list[Finding]:
         or bool(_SEEKS_DRUGS.search(normalized))
         or bool(_FOREIGN_SEEKS_DRUGS.search(normalized))
     )
-    if _DRUG_MAKING.search(normalized) and not _HARM_REDUCTION.search(normalized):
+    reducing_harm = _HARM_REDUCTION.search(normalized) is not None
+    if _DRUG_MAKING.search(normalized) and not reducing_harm:
         findings.append(
             Finding(
                 "ILLEGAL",
@@ -2442,7 +2439,7 @@ def _illegal_findings(normalized: str) -> list[Finding]:
                 "Asks how to make illegal drugs.",
             )
         )
-    if drug_trade and not _HARM_REDUCTION.search(normalized):
+    if drug_trade and not reducing_harm:
         findings.append(
             Finding(
                 "ILLEGAL",
@@ -2959,8 +2956,8 @@ _GROOMING = re.compile(
     rf"lap|touch (?:me|my|him|his)|keep (?:it|this|our \w+|a secret|secrets))\b"
     rf"|\bgroom(?:ing)? (?:a |the )?(?:child|kid|minor|girl|boy|teen)"
     # "how can I groom a 12-year-old into trusting me" (not "groom my son for leadership").
-    rf"|\bgroom(?:ing|ed)?\s+{_MINOR_REF}\s+(?:\w+\s+){{0,3}}?(?:into|to)\s+(?:trust\w*|lik\w*|lov\w*|"
-    rf"meet\w*|keep\w*|send\w*|com\w*|be alone|spend\w* time|think\w*)\b"
+    rf"|\bgroom(?:ing|ed)?\s+{_MINOR_REF}\s+(?:\w+\s+){{0,3}}?(?:into|to)\s+(?:trust\w*|lik\w*|"
+    rf"lov\w*|meet\w*|keep\w*|send\w*|com\w*|be alone|spend\w* time|think\w*)\b"
 )
 _TELL_NO_PARENT = re.compile(
     r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b"
@@ -3585,8 +3582,6 @@ _HARASS_HOWTO = re.compile(
     rf"dating profile)s?\s+(?:pretending to be|as|impersonating|in the name of|posing as)\s+"
     rf"{_VICTIM}"
 )
-# Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
-# "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
 # Other crimes asked for: "crack my neighbour's wifi password", "cheat on my taxes without the
 # IRS noticing", "rig the local election", "make my dog fight other dogs for money".
 _CRIME_HOWTO = re.compile(
@@ -3606,6 +3601,8 @@ _CRIME_HOWTO = re.compile(
     rf"cocks?|pit ?bulls?)\s+fight\b(?![^.!?]*\bstop\b)|\b{_ASK}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:start|run|organi[sz]e|set up) (?:a |an )?(?:dog|cock)[ -]?fight(?:ing)?\b"
 )
+# Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
+# "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
 _THEFT_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
     r"steal (?:from|a|the|my neighbou?r'?s?|someone'?s?)|shoplift(?: from)?|hotwire|pick the lock "

@@ -176,6 +176,7 @@ def verdict(category: str, *signals: str, scores: dict[str, float] | None = None
         ("VIOLENCE", (), {"violence"}),
         ("VIOLENCE", ("GORE",), {"violence", "violence/graphic"}),
         ("ILLEGAL", ("DRUG_TRADE",), {"illicit"}),
+        ("ILLEGAL", ("DRUG_MANUFACTURE",), {"illicit"}),
         ("ILLEGAL", ("WEAPON_TRADE",), {"illicit", "illicit/violent"}),
         ("PROFANITY", (), set()),
         ("SPAM", (), set()),
