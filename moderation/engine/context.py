@@ -320,6 +320,13 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"(?:socks off|minds?)\b",
             "impress them",
         ),
+        # Praise for prowess: "they're animals on the dance floor", "beasts at cricket".
+        (
+            r"\b(?:animals|beasts|monsters|machines|savages)\b(?= (?:on|at|in) (?:the )?(?:dance ?"
+            r"floor|field|pitch|court|ice|gym|track|cricket|football|basketball|soccer|rugby|"
+            r"karaoke|buffet|kitchen|exams?|chess|video games|fortnite)\b)",
+            "stars",
+        ),
         # Getting in touch: "hit me up", "I'll hit you up later", "I'll hit you back tomorrow".
         (r"\bhit(?:s|ting)? (?:me|you|u|ya|him|her|them|us) up\b", "get in touch with"),
         (
@@ -628,7 +635,12 @@ _ABOUT_A_WORD = re.compile(
     r"\bcall(?:s|ing)? (?:themselves|ourselves|each other|one another)\b|\bthe (?:word|term|"
     r"label|slur|n-word|f-word)\b|\bused to be (?:an? )?(?:insult|slur|offensive)|"
     r"\breclaim(?:s|ed|ing)?\b|\bwhat does (?:the word )?\S+ mean\b|\bwhere does (?:the word )?"
-    r"\S+ come from\b|\borigins? of (?:the word|the term|the slur)\b"
+    r"\S+ come from\b|\borigins? of (?:the word|the term|the slur)\b|"
+    # "What are common slurs used against Asian Americans, so I can recognise them?"
+    r"\b(?:which|what) (?:are |were )?(?:the )?(?:common |some |typical |historical |known |"
+    r"main |different |racial |ethnic |coded )?(?:slurs|insults|epithets|derogatory (?:terms|"
+    r"words|names)|dog whistles)\b(?![^?]*\b(?:to (?:call|use|say|throw|insult|hurt|offend|make)|"
+    r"hurts?|offends?|stings?|works? best)\b)"
 )
 
 
@@ -803,6 +815,10 @@ _SUPPORT = re.compile(
     r"equal|full|the same|fair|free|easier|proper) (?:\w+ )?(?:access|rights|support|pay|"
     r"healthcare|health care|protection|representation|opportunities|care|help|wages|treatment|"
     r"housing|services|education|funding)|"
+    # What a group in hardship needs: "the refugees are exhausted, they need blankets and food".
+    r"(?:need|needs|needed) (?:\w+ ){0,2}?(?:blankets|food|water|shelter|clothes|clothing|"
+    r"medical (?:care|help|attention)|medicine|donations|a (?:safe )?place to (?:stay|sleep)|"
+    r"our help|help settling|help finding)\b|"
     r"trans women are women|trans men are men|"
     # Harm suffered by a group, reported: "many trans people face violence every day".
     r"(?:face|faces|facing|faced|experiences?|experienced|experiencing|endure[sd]?|enduring|"
@@ -983,6 +999,10 @@ _COUNTER = re.compile(
     r"(?:condemned|critici[sz]ed|denounced|censured|fired|sacked|banned|suspended|expelled|"
     r"called out|reprimanded|disciplined|removed|kicked out|booed)|"
     r"it'?s not true that|is a myth|are a myth|is a stereotype|"
+    # Writing asked against a claim: "write a speech condemning the claim that disabled people
+    # are a burden".
+    r"(?:condemn|refut|debunk|challeng|rebut|counter|argu)\w* (?:against )?the (?:claim|idea|"
+    r"myth|notion|stereotype|belief|lie|argument) that|"
     r"(?:it'?s|it is|that'?s|that is) (?:a |an )?(?:myth|lie|stereotype|old stereotype|nonsense|"
     r"false|untrue) that|"
     # Hostility aimed at those who mistreat a group: "I can't stand people who are cruel to
@@ -1431,8 +1451,30 @@ _BY_ACCIDENT = re.compile(
 )
 _ON_PURPOSE = re.compile(
     r"\b(?:on purpose|deliberately|intentionally|again|to feel|to punish|because i (?:deserve|"
-    r"wanted)|want(?:ed)? to|scars?|relapse\w*|hide|hiding|blood felt|felt good)\b"
+    r"wanted)|want(?:ed)? to|(?:more|new|fresh|another|the other) scars?|scars? (?:on|across) "
+    r"(?:my|her|his) (?:wrists?|thighs?|forearms?)|relapse\w*|hide|hiding|blood felt|felt good)\b"
 )
+
+
+# Scars with a medical cause: "how do I hide scars from surgery with makeup?" (not beside
+# self-harm named).
+_MEDICAL_SCAR = re.compile(
+    r"\b(?:scars?|stitches|marks) (?:from|after|left by) (?:my |the |a |an |her |his |their )?"
+    r"(?:\w+ )?(?:surgery|operation|c-section|caesarean|cesarean|acne|chicken ?pox|accident|car "
+    r"crash|dog bite|biopsy|transplant|appendectomy|injury|piercing|tattoo removal|stroller|"
+    r"chemo|radiation)\b|\b(?:surgical|acne|c-section|caesarean|cesarean|appendix|knee|chest|"
+    r"top surgery|heart surgery|keloid) scars?\b"
+)
+# Harm to oneself said (`_OWN_HARM`), or meant: "self-harm", "on purpose", "relapse".
+_SELF_INFLICTED = re.compile(
+    rf"{_OWN_HARM.pattern}|\bself[- ]?harm\w*|\b(?:cutting|burning|hurting) myself\b|"
+    r"\bon purpose\b|\bdeliberately\b|\brelaps\w*"
+)
+
+
+def medical_scars(sentence: str) -> bool:
+    """The sentence speaks of scars with a medical cause, and of no harm done to oneself."""
+    return _MEDICAL_SCAR.search(sentence) is not None and not _SELF_INFLICTED.search(sentence)
 
 
 # Going to bed: "I'm going to sleep now, goodnight", "off to bed, see you tomorrow" (not to

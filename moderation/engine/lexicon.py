@@ -298,6 +298,14 @@ IDENTITY_TERMS: tuple[str, ...] = (
     "refugees", "foreigner", "foreigners", "gay", "gays", "lesbian", "lesbians", "bisexual",
     "bisexuals", "queer", "queers", "homosexual", "homosexuals", "trans", "transgender",
     "transgenders", "gypsy", "gypsies", "roma", "disabled", "autistic",
+    # Origins, by demonym or by the place named ("the new neighbours are from Somalia. They're
+    # like cockroaches").
+    "somali", "somalis", "syrian", "syrians", "afghan", "afghans", "pakistani", "pakistanis",
+    "nigerian", "nigerians", "romanian", "romanians", "haitian", "haitians", "palestinian",
+    "palestinians", "iraqi", "iraqis", "iranian", "iranians", "indians", "from somalia",
+    "from syria", "from afghanistan", "from pakistan", "from nigeria", "from mexico",
+    "from africa", "from haiti", "from romania", "from iraq", "from iran", "from india",
+    "from the middle east", "from latin america",
 )  # fmt: skip
 
 DEHUMANISING: tuple[str, ...] = (

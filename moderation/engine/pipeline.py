@@ -298,6 +298,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("SELF_HARM",), context.defends_oneself, _never),
     # "I burned my arm on the oven yesterday": an injury by accident is no self-harm.
     (("SELF_HARM",), context.accidental_injury, _never),
+    # "How do I hide scars from surgery with makeup?": a scar with a medical cause.
+    (("SELF_HARM",), context.medical_scars, _never),
     # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text speaks
     # anywhere of not waking, of a goodbye or of despair.
     (("SELF_HARM",), context.bedtime, context.not_waking),
@@ -593,6 +595,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             rules.recovery_governs(c)
             or rules.helping_someone_else(c)
             or rules.offers_help_about(normalized, c)
+            or rules.cares_for_others(normalized, c)
             or parts.denied(c, category, f.learned_only, thresholds)
             for c in carriers
         )

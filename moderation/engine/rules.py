@@ -1204,19 +1204,26 @@ _HARM_SUFFERED = (
     r"(?:bleed(?:s|ing)?|bled) out(?! (?:the|an?|its)\b)|burn(?:s|ed|ing|t)? alive|"
     r"writh(?:e|es|ed|ing) in (?:pain|agony)|in agony|"
     r"choke to death|chok(?:es|ed|ing) to death|die slowly|dying slowly|drown(?:s|ed|ing)?"
-    r"(?! in (?:work|paperwork|debt|emails|sorrows?|tears|noise))|"
-    r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?(?! (?:at|in|by|to "
-    r"pieces)\b)|"
+    r"(?! in (?:work|paperwork|homework|assignments|bills|laundry|debt|emails|sorrows?|tears|"
+    r"noise))|"
+    r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?(?! (?:at|in|to "
+    r"pieces)\b)(?! by (?!(?:the |a |an |his |her |their |some )?(?:police|cops|guards|soldiers|"
+    r"mob|crowd|gang|officers|security|bouncers|thugs|husband|boyfriend|father|dad|stepdad)\b))|"
     r"stabbed|shot|tortured|lynched|murdered|slaughtered|mauled|burned alive|burnt alive|set on "
-    r"fire|executed|beheaded|hanged|strangled|maimed|butchered)|"
+    r"fire|executed|beheaded|hanged|strangled|maimed|butchered|kicked (?:down|to death|in the "
+    r"(?:head|face|ribs|teeth))|punched in the (?:face|head|throat)|(?:curb ?)?stomped|thrown "
+    r"(?:off|down|from)|pushed (?:off|down|in front of))|"
     r"(?:skull|head|neck|spine|bones?|face) (?:crack(?:s|ed|ing)?|snap(?:s|ped|ping)?|"
     r"shatter(?:s|ed|ing)?|split(?:s|ting)? open|cav(?:e|ed|ing) in|roll(?:s|ed|ing)?)|"
     r"set (?:a|the|my|his|her|that) (?:\w+ )?(?:cat|dog|kitten|puppy|animal) on fire|"
     # "people getting their heads cut off", "seeing their bodies burn".
     r"(?:get|gets|got|getting|having|have|had) (?:their|his|her) (?:heads?|throats?|limbs|"
     r"fingers|hands|arms|legs|eyes) (?:cut off|chopped off|cut|slit|sliced open|blown off|"
-    r"ripped off|gouged out)|(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|"
-    r"rot|rotting|on fire)|"
+    r"ripped off|gouged out)|"
+    # "watching a cheater get his face smashed in".
+    r"(?:get|gets|got|getting|having) (?:their|his|her) (?:faces?|heads?|skulls?|teeth|brains?) "
+    r"(?:smashed|bashed|kicked|caved|punched|stomped|knocked) (?:in|out)|"
+    r"(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|rot|rotting|on fire)|"
     # The act named: "the video of the beheading was so satisfying".
     r"(?:the|a|that|this) (?:\w+ )?(?:beheading|lynching|stabbing|massacre|mass shooting|"
     r"school shooting)s?)"
@@ -1227,6 +1234,8 @@ _PLEASURE_BEFORE = (
     r"(?:happier|smile|laugh)|(?:it|this|that) (?:was|is) (?:so |really |pure |honestly )?"
     r"(?:satisfying|fun|funny|hilarious|a joy|beautiful) (?:to (?:watch|see|hear))|"
     r"(?:i|we) (?:laughed|smiled|cheered|celebrated) (?:when|as|while)|made my day|"
+    r"nothing (?:is )?(?:more|so) (?:satisfying|fun|funny|enjoyable) (?:than|as) (?:watching|"
+    r"seeing|hearing)|"
     # The suffering wished for: "I want to see him suffer".
     r"(?:want|wanna|would love|'d love|can'?t wait|hope|long|need) to (?:see|watch|hear)|"
     # "The best part of the war was seeing their bodies burn."
@@ -1237,11 +1246,30 @@ _PLEASURE_AFTER = (
     r"(?:(?:was|is|were|are|be) (?:\w+ ){0,2}?(?:satisfying|beautiful|hilarious|funny|"
     r"glorious|amazing|awesome|delightful|a joy|the best thing|music to my ears|so fun|"
     r"entertaining)|(?:the )?(?:best|funniest) (?:news|thing|part|video|day)|made my day|"
-    r"just to (?:hear|see|watch) (?:it|him|her|them)|for fun|for the fun of it)"
+    r"just to (?:hear|see|watch) (?:it|him|her|them)|for fun|for the fun of it|"
+    # "... drowning in the sea, I cheered when I saw the news", "they deserved every hit".
+    r"(?:i|we) (?:cheered|celebrated)\b|(?:they|he|she) deserved every (?:hit|"
+    r"punch|blow|kick|bullet|lash|second|minute|bit)\b)"
+)
+# Violence done to people, then called deserved: "the soldiers gutted the prisoners and left
+# them hanging from the trees, and honestly they had it coming".
+_HARM_DONE = (
+    r"(?:gutted|tortured|beheaded|lynched|butchered|slaughtered|massacred|executed|skinned|"
+    r"disembowell?ed|burned|burnt|mutilated|raped|stabbed|shot|beat|hanged|strangled|killed|"
+    r"murdered|tied up)\s+(?:the|those|these|all the|all those|his|her|their|that|this)\s+"
+    r"(?:\w+\s+)?(?:prisoners|captives|villagers|civilians|protesters|women|men|children|kids|"
+    r"people|famil(?:y|ies)|hostages|students|refugees|migrants|guy|man|woman|kid|boy|girl|"
+    r"thief|thieves|looters|rioters|inmates|workers|strikers)"
+)
+_HARM_APPROVED = (
+    r"(?:(?:they|he|she) (?:all )?(?:had it coming|deserved (?:it|every|what)|got what (?:they|he|"
+    r"she) deserved)|serves? (?:them|him|her) right|good riddance)"
 )
 _SUFFERING_ENJOYED = re.compile(
     rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,60}}?\b{_HARM_SUFFERED}\b|"
-    rf"\b{_HARM_SUFFERED}\b[^.!?]{{0,60}}?\b{_PLEASURE_AFTER}\b"
+    rf"\b{_HARM_SUFFERED}\b[^.!?]{{0,60}}?\b{_PLEASURE_AFTER}\b|"
+    rf"\b{_HARM_DONE}\b[^.!?]{{0,100}}?\b{_HARM_APPROVED}\b|"
+    rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,30}}?\b{_HARM_DONE}\b"
 )
 # Suffering on screen: "horror movies where people get stabbed".
 _ON_SCREEN = re.compile(
@@ -1386,6 +1414,23 @@ _WEAPON_READY = re.compile(
     r"ar-?15s?|shotguns?|pistols?|weapons?|ammo|bombs?|explosives?)\s+(?:ready|loaded|packed|"
     r"prepared|all set|set)\b"
 )
+# A beating planned with weapons and a time: "we meet at the parking lot at 9, bring the bats ...
+# and teach those freaks a lesson they won't forget".
+_LESSON_TAUGHT = re.compile(
+    r"\bteach (?:those|these|them|the|all the|all those|that|this|him|her) (?:\w+ )?(?:a lesson|"
+    r"some respect)\b(?! (?:in|on|about|of)\b)"
+)
+# A game with bats and a field: "we'll teach them a lesson on the field Saturday, bring your
+# bats and gloves".
+_BALL_GAME = re.compile(
+    r"\b(?:field|pitch|gloves?|balls?|game|match|practice|innings?|baseball|softball|cricket|"
+    r"league|team|season|tournament|court|rink)\b"
+)
+_ARMED_WITH = re.compile(
+    r"\b(?:bring|grab|take|pack|with) (?:the |our |your |some |a few )?(?:baseball )?(?:bats|"
+    r"knives|crowbars|chains|guns|pipes|brass knuckles|knuckle ?dusters|machetes|tire irons|"
+    r"hammers|clubs)\b"
+)
 # A day named for it: "Monday is the day".
 _DAY_SET = re.compile(
     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
@@ -1397,6 +1442,8 @@ _MENACE = re.compile(
     r"\b(?:make|making) (?:them|you|everyone|everybody) (?:all )?pay\b|\blast day\b|"
     r"\bwon'?t (?:forget|laugh|bully)\b|\bnobody will (?:laugh|bully|mock|ignore)\b|"
     r"\bit ends (?:today|tomorrow|tonight|here)\b|"
+    # The first of several named: "she'll be the first one".
+    r"\b(?:she|he|you|they)(?:'ll| will) be (?:the )?first(?: one| to go)?\b|"
     # "I'm not joking", "Monday is the day".
     r"\b(?:i'?m|i am) (?:not|n't) (?:joking|kidding)\b|\bi mean it\b|"
     rf"\bthis is(?: not|n'?t) a joke\b|{_DAY_SET.pattern}"
@@ -1543,6 +1590,24 @@ def detect_violence(normalized: str) -> list[Finding]:
         seen.setdefault(
             ("THREAT",),
             Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone."),
+        )
+    lesson = _LESSON_TAUGHT.search(normalized)
+    if (
+        lesson
+        and _ARMED_WITH.search(normalized)
+        and _PLAN_DETAIL.search(normalized)
+        and not _BALL_GAME.search(normalized)
+        and not negated_before(normalized, lesson.start())
+    ):
+        seen.setdefault(
+            ("VIOLENCE_PLANNING",),
+            Finding(
+                "VIOLENCE",
+                ("VIOLENCE_PLANNING",),
+                "HIGH",
+                0.9,
+                "Plans an armed attack on people.",
+            ),
         )
     endorsed = _ABUSE_ENDORSED.search(normalized)
     if (
@@ -1770,7 +1835,12 @@ _SEXUAL_DEMAND = re.compile(
 # for it".
 _ASKING_FOR_IT = re.compile(
     r"\b(?:dress(?:ed|es)?|dressing|wear(?:ing)?)\s+(?:like )?(?:that|this|those)\b[^.!?]{0,40}?"
-    r"\b(?:you(?:'re| are)|she(?:'s| is)|they(?:'re| are)) asking for it\b"
+    r"\b(?:you(?:'re| are)|she(?:'s| is| was)|they(?:'re| are| were)|are|is|was|were) "
+    r"(?:just |really |basically )?asking for it\b|"
+    # Victims of rape or abuse blamed: "rape victims who dress like that deserve what they get".
+    r"\b(?:rape|assault|abuse|domestic violence) (?:victims?|survivors?)\b[^.!?]{0,50}?"
+    r"\b(?:(?:are|is|was|were) (?:just |really |basically )?asking for it|deserved? (?:it\b(?! to)|"
+    r"what (?:they|she|he) g[eo]t|to be (?:raped|hurt|beaten))|had it coming)\b"
 )
 # Promising to publish someone's identity or whereabouts, or to pass on their intimate images.
 _WILL_EXPOSE = (
@@ -1791,10 +1861,10 @@ _EXPOSE = re.compile(
 _VEILED_THREAT = re.compile(
     # "She'll find out what happens when you leave me."
     r"\b(?:find out|learn|see|know|show (?:you|her|him|them)) what happens (?:to (?:people|girls|"
-    r"women|those) )?(?:when|if|who) (?:you|she|he|they|people|anyone) (?:leave|leaves|cross|"
-    r"crosses|betray|betrays|dump|dumps|cheat on|cheats on|ignore|ignores|mess with|messes with|"
-    r"disrespect|disrespects|lie to|lies to|reject|rejects|say no to|says no to|block|blocks) "
-    r"me\b|"
+    r"women|men|those) )?(?:when|if|who) (?:(?:you|she|he|they|people|anyone) )?(?:leave|leaves|"
+    r"cross|crosses|betray|betrays|dump|dumps|cheat on|cheats on|ignore|ignores|mess with|"
+    r"messes with|disrespect|disrespects|lie to|lies to|reject|rejects|say no to|says no to|"
+    r"block|blocks) me\b|"
     r"\b(?:(?:it )?(?:would|'d) be a (?:shame|pity)|shame|pity) if (?:something|anything) "
     r"(?:bad )?(?:were to |was to )?happen(?:ed|s)? to (?:you|your|him|her|them|those|that \w+ "
     r"(?:\w+ )?of (?:yours|his|hers|theirs))\b|"
@@ -1856,6 +1926,13 @@ _STALKING = re.compile(
     r"\buntil you (?:break|crack|snap|give in|give up|cry|quit|leave|lose it|go (?:crazy|insane)|"
     r"kill yourself|delete|unblock)\b|"
     r"\byou can'?t block me forever\b|"
+    # Urged on others: "keep sending him messages from new accounts every hour until he breaks".
+    r"\b(?:keep|start|let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?)(?:messag|text|call|"
+    r"email|dm|spam|ping|tag|send)\w*\s+(?:him|her|them|that \w+|this \w+|my ex)\b[^.!?]{0,50}?"
+    r"\buntil (?:he|she|they) (?:breaks?|cracks?|snaps?|gives? in|gives? up|cr(?:y|ies)|quits?|"
+    r"leaves?|loses? it|goes? (?:crazy|insane)|kills? (?:himself|herself|themselves)|unblocks?)\b|"
+    r"\b(?:messag|text|dm|contact|call|email|harass|send)\w*\s+(?:him|her|them|my ex|that \w+)\s+"
+    r"(?:\w+\s+){0,2}?from (?:new|fake|different|burner|alt|multiple) (?:accounts|profiles)\b|"
     # Told of someone else: "I've been following her home from the bus stop every night, she
     # has no idea".
     r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:following|tracking|stalking|watching|"
@@ -1902,7 +1979,15 @@ _BRIGADING = re.compile(
     r"\w+'s) (?:\w+ )?(?:account|channel|page|profile|videos?|posts?|stream|comments|"
     r"inbox|mentions|reviews?)\b[^.!?]{0,40}?\buntil (?:it|she|he|they|the \w+)(?:'s|'re)? "
     r"(?:gets? |is |are )?(?:banned|deleted|removed|taken down|suspended|quits?|leaves?|"
-    r"gives? up|cries|gone|down)\b"
+    r"gives? up|cries|gone|down)\b|"
+    # Someone's words passed round to be mocked, or a chat made to leave them out: "screenshot her
+    # messages to laugh at them", "start a group chat without Emma and make fun of her".
+    r"\b(?:screenshot|share|forward|post|leak|send round)\w*\s+(?:all\s+)?(?:her|his|their|"
+    r"\w+'s)\s+(?:\w+\s+)?(?:messages|texts|dms|chats|posts|photos|pictures|selfies|diary|emails)\b"
+    r"[^.!?]{0,30}?\b(?:to|and|so (?:we|everyone|everybody) can) (?:all )?(?:laugh at|mock|make "
+    r"fun of|humiliate|roast|shame)\b|"
+    r"\b(?:start|make|create|set up)\s+(?:a|another|a new|a secret)\s+group(?: chat)? without\s+"
+    r"\w+\b[^.!?]{0,50}?\b(?:laugh at|mock|make fun of|trash|roast|talk shit about)\b"
 )
 
 
@@ -1933,6 +2018,17 @@ _REASON_TO_KNOW = re.compile(
     r"\b(?:mine|my (?:kids?|son|daughter|children|girls?|boys?)|too|also|same|carpool|"
     r"neighbou?rs?|we both|see you|pick(?:ing)? (?:them|mine|her|him) up|teacher|coach|"
     r"babysit\w*|invit\w*|birthday|party|playdate|lost|found (?:your|her|his))\b"
+)
+
+
+# Where someone lives found, and a crowd sent there: "I found out where that streamer lives,
+# let's all show up at her door".
+_CROWD_AT_DOOR = re.compile(
+    r"\b(?:i|we) (?:found out|know|figured out|tracked down|worked out) (?:exactly )?where "
+    r"(?:she|he|they|(?:that|this|the) (?:\w+ )?\w+|my ex) (?:lives?|works?|sleeps)\b[^.!?]{0,80}?"
+    r"\b(?:let'?s|we should|everyone|everybody|y'?all|guys|you all)\b[^.!?]{0,40}?\b(?:show up|"
+    r"turn up|pay (?:her|him|them) a (?:little )?visit|knock on (?:her|his|their) door|go (?:round "
+    r"|over )?to (?:her|his|their) (?:house|place|door|home|flat|apartment))\b"
 )
 
 
@@ -1971,7 +2067,7 @@ def detect_intimidation(normalized: str) -> list[Finding]:
                 "Sexually harasses a person, or blames their clothes for it.",
             )
         ]
-    exposes = any(_EXPOSE.search(s) for s in said)
+    exposes = any(_EXPOSE.search(s) or _CROWD_AT_DOOR.search(s) for s in said)
     dared = any(_DARE.search(s) for s in said) or (
         any(_KNOWS_FAMILY.search(s) for s in said) and not _REASON_TO_KNOW.search(normalized)
     )
@@ -2055,10 +2151,13 @@ _ATTACK = (
 )
 _PERPETRATORS = (
     r"(?:those two|the (?:\w+ )?(?:shooters?|bombers?|killers?|gunm[ae]n|attackers?|"
-    r"terrorists?|hijackers?)|(?:guy|man|woman|kid|dude|person|one|lad|bloke) who (?:drove|shot|"
-    r"bombed|stabbed|killed|gunned|mowed|blew up|attacked|massacred|murdered)\b(?:\s+\w+){0,5}?"
+    r"terrorists?|hijackers?)|(?:school|mass) (?:shooters|murderers|bombers)|"
+    r"(?:(?:guy|man|woman|kid|dude|person|one|lad|bloke) who|whoever) (?:drove|shot|"
+    r"bombed|stabbed|killed|gunned|mowed|blew up|attacked|massacred|murdered|burned|burnt|"
+    r"torched)\b(?:\s+\w+){0,5}?"
     r"\s+(?:crowds?|people|mosques?|churche?s?|synagogues?|schools?|kids|children|worshippers|"
-    r"concerts?|festivals?|markets?|malls?|clubs?|students|shoppers|pedestrians|civilians))"
+    r"concerts?|festivals?|markets?|malls?|clubs?|students|shoppers|pedestrians|civilians|"
+    r"famil(?:y|ies)|babies|refugees|migrants))"
 )
 _ATTACK_PRAISE = re.compile(
     rf"\b{_ATTACK}(?: attack| shooting| bombing| massacre)?\s+(?:was|is|were)\s+"
@@ -2066,7 +2165,8 @@ _ATTACK_PRAISE = re.compile(
     rf"glorious|based|epic|hilarious|perfect|amazing|awesome|well deserved|deserved|justified|"
     rf"a good thing|necessary|the best thing)\b"
     rf"|\b{_PERPETRATORS}\s+(?:were|was|are|is)\s+(?:\w+\s+){{0,2}}?(?:legends?|heroe?s?|"
-    rf"icons?|iconic|saints?|based|kings?|chads?|geniuses|patriots?|martyrs?)\b"
+    rf"icons?|iconic|saints?|based|kings?|chads?|geniuses|patriots?|martyrs?|brave|"
+    rf"(?:the only (?:ones|people) )(?:\w+ )?(?:brave|with the (?:guts|balls)))\b"
     rf"|\b{_PERPETRATORS}\s+did more for (?:his|their|our|the) (?:country|people|race|nation)\b"
     rf"|\b(?:celebrate|raise a glass to|cheer for|love watching|replay)\s+(?:the\s+)?"
     rf"(?:anniversary of\s+)?{_ATTACK}"
@@ -2294,9 +2394,10 @@ _DOC_TRADE = re.compile(
 _FRAUD = re.compile(
     r"\b(?:fullz|cvv ?(?:shop|dumps?|for sale)|selling cvv|cvvs|dumps with pin|carding|"
     r"cloned cards?|stolen (?:credit )?cards? (?:for sale|available)|(?:sell|selling|buy) "
-    r"stolen (?:credit )?cards?|bank logs?|paypal logs?|cashapp logs?|(?:selling|buy) "
-    r"(?:hacked|stolen) accounts|ddos (?:for hire|service)|hire a hacker|ransomware (?:for sale|"
-    r"as a service)|stolen identities|sell(?:ing)? (?:ssn|identities|fullz))\b"
+    r"(?:an? |some )?stolen (?:credit |debit )?cards?|bank logs?|paypal logs?|cashapp logs?|"
+    r"(?:selling|buy) (?:hacked|stolen) accounts|ddos (?:for hire|service)|hire a hacker|"
+    r"ransomware (?:for sale|as a service)|stolen identities|"
+    r"sell(?:ing)? (?:ssn|identities|fullz))\b"
 )
 _HARM_REDUCTION = re.compile(
     r"\b(?:harm reduction|test(?:ing)? (?:kits?|strips?)|reagent|narcan|naloxone|"
@@ -2499,6 +2600,13 @@ _CUT_WHERE = re.compile(
     r"die|deep\w*|fatal|lethal|most damage|permanent|scar\w*)\b|"
     r"\bcut (?:my |the )?(?:wrists?|arms?|thighs?|veins?)? ?so (?:it|they|that it|i) "
     r"(?:bleeds?|bleed out|die)\b"
+)
+# Self-harm hidden from those who would help: "tips for hiding cuts from my parents".
+_SELF_HARM_HIDDEN = re.compile(
+    r"\b(?:hid(?:e|es|ing)|cover(?:s|ing)? up|conceal(?:s|ing)?)\s+(?:my |the |these |those |"
+    r"fresh |new |all (?:the |my )?)?(?:cuts|scars|self-?harm|burns|wounds|fresh marks)\s+from\s+"
+    r"(?:my |the |our |his |her )?(?:parents|mum|mom|dad|family|teachers?|school|friends|everyone|"
+    r"people|boyfriend|girlfriend|husband|wife|partner|therapist|doctor|nurse|counsell?or)\b"
 )
 _SELF_HARM_INTENT = re.compile(
     r"\b(?:i|im|i'm|i am|ive|i've)\s+(?:\w+\s+){0,3}?(?:want(?:ing)? to|going to|gonna|wanna|"
@@ -2731,6 +2839,33 @@ def offers_help_about(text: str, sentence: str) -> bool:
     )
 
 
+# Those who care for people who self-harm, speaking of their work: "As a nurse I see self-harm
+# injuries every week; we treat the wounds and refer them on".
+_CARER = re.compile(
+    r"\b(?:as an? (?:\w+ )?(?:nurse|doctor|gp|therapist|counsell?or|psychiatrist|psychologist|"
+    r"paramedic|medic|social worker|school nurse|teacher|clinician|carer|caregiver)|(?:my|our) "
+    r"(?:patients|clients|students)|(?:patients|clients|students|people|teens|young people) who "
+    r"(?:self-?harm|cut|burn|overdose|are suicidal)|(?:we|i) (?:treat|refer|assess|counsel|"
+    r"support|work with) (?:them|patients|clients|students|the wounds|young people|teens))\b"
+)
+# The writer's own harm or intent: "myself", "my scars", "I'm going to", "tonight".
+_OWN_SELF_HARM = re.compile(
+    r"\b(?:me|myself)\b|\bmy (?:own )?(?:cuts|scars|wrists?|arms?|thighs?|pills|life|burns)\b|"
+    r"\bi(?:'m| am)? (?:want|wanna|need|have to|am going|'m going|going to|gonna|will|plan|"
+    r"intend)\b|\bi'?ll\b|\b(?:tonight|tomorrow|goodbye|no longer|anymore|any more)\b"
+)
+
+
+def cares_for_others(text: str, sentence: str) -> bool:
+    """`text` is told by someone who treats or teaches people who self-harm, and `sentence`,
+    which carries a self-harm flag, says nothing of the writer's own harm and urges nothing."""
+    return (
+        bool(_CARER.search(text))
+        and not _OWN_SELF_HARM.search(sentence)
+        and not _URGED.search(sentence)
+    )
+
+
 def helping_someone_else(sentence: str) -> bool:
     """The sentence asks how to help someone else who is at risk of self-harm."""
     return bool(_HELP_ASKED.search(sentence) and _SOMEONE_ELSE_AT_RISK.search(sentence))
@@ -2767,6 +2902,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _SELF_HARM_COACHING,
             _SELF_HARM_MEANS,
             _CUT_WHERE,
+            _SELF_HARM_HIDDEN,
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
             _SELF_HARM_ASKED,
@@ -2867,11 +3003,23 @@ _PICTURES_OF = (
     r"\b(?:send|show|post|share|dm|give|want|need|trade|get)\s+(?:me\s+|us\s+)?(?:\w+\s+){0,2}?"
     r"(?:pics?|pictures?|photos?|videos?|vids?|selfies?|snaps?)\s+of\s+(?:\w+\s+){0,3}?"
 )
+_SOUGHT = (
+    r"\b(?:find|get|see|watch|buy|download|want|need|looking for|look for|send|share|trade|sell|"
+    r"post|dm|links? (?:to|for))\b[^.!?]{0,20}?\b"
+)
 _CHILD_EXPLOITATION = re.compile(
     r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
     r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
     r"preteen (?:pics|videos|nudes|models?)|underage (?:nudes|porn|pics|sex|girls for|boys for)|"
     r"(?:nudes|pics|videos) of (?:kids|children|minors|underage))\b|"
+    # Sought: "where can I find videos of naked 10 year old girls", "videos of young girls, like
+    # 10 or 11, naked" (not "the documentary showed photos of ...").
+    rf"{_SOUGHT}(?:images?|pics?|pictures?|photos?|videos?|vids?|content|material)\s+of\s+"
+    r"(?:naked|nude|undressed|topless|sexy)\s+(?:\w+\s+)?(?:children|kids|minors|little "
+    r"(?:girls?|boys?)|preteens?|(?:1[0-7]|[1-9])[\s-]*(?:yo|years?[\s-]*olds?))\b|"
+    rf"{_SOUGHT}(?:images?|pics?|pictures?|photos?|videos?|vids?)\s+of\s+(?:young|little|small)\s+"
+    r"(?:girls?|boys?|kids|children)\b[^.!?]{0,30}?\b(?:naked|nude|undressed|topless|in (?:their "
+    r")?underwear)\b|"
     r"\b(?:sexual|sexy|nude|naked|explicit|erotic|lewd|porn\w*|nsfw)\s+(?:\w+\s+){0,2}?"
     r"(?:images?|pics?|pictures?|photos?|videos?|content|material|stories|chats?)\s+"
     r"(?:of|with|involving|featuring)\s+(?:\w+\s+)?(?:children|kids|minors|a child|a minor|"
@@ -3183,8 +3331,22 @@ _CHILD_PURSUED = re.compile(
 )
 
 
+# Children brought to send private pictures: "the 13-year-olds ... I usually get them to send me
+# private pics".
+_PRIVATE_PICTURES_GOT = re.compile(
+    r"\b(?:get|got|gets|getting|make|made|convince|convinced|persuade|persuaded|talk|talked)\s+"
+    r"(?:them|her|him|the (?:kids?|girls?|boys?))\s+(?:into\s+)?(?:to\s+)?(?:send|sending|share|"
+    r"sharing)\s+(?:me\s+)?(?:(?:private|naked|nude|sexy|intimate|revealing|dirty|spicy|secret)\s+"
+    r"(?:pics?|pictures?|photos?|selfies?|videos?|snaps?)|nudes)\b"
+)
+
+
 def _grooming(normalized: str) -> bool:
     if _GROOMING.search(normalized):
+        return True
+    if _PRIVATE_PICTURES_GOT.search(normalized) and (
+        _AGE.search(normalized) or _MINOR.search(normalized)
+    ):
         return True
     if _AGE.search(normalized) and len({m[0] for m in _CHILD_PURSUED.finditer(normalized)}) >= 2:
         return True
@@ -3268,7 +3430,9 @@ def _child_finding(reason: str) -> Finding:
 QUOTED_PHRASE = _QUOTED = re.compile(
     r"\b(?:called me|call(?:s|ed)? (?:him|her|them|us) (?:a|an)|calling (?:me|him|her|them|"
     r"people)|(?:he|she|they|someone|somebody|a guy|a man|a woman) (?:said|says|yelled|shouted|"
-    r"wrote|told me|posted)|the (?:word|term|slur)|is a slur|are slurs|slur (?:against|for|used)|"
+    # A refusal quotes nothing: "when she says no".
+    r"wrote|told me|posted)(?! (?:no|yes|stop)\b)|the (?:word|term|slur)|is a slur|are slurs|"
+    r"slur (?:against|for|used)|"
     r"using (?:the|that) (?:word|slur)|use (?:the|that|this) word|quote|quoting|the lyrics?|"
     r"in the (?:song|book|novel|movie|film|show)|the character|the villain|the narrator|"
     r"(?:offensive|hurtful|racist|homophobic|unacceptable|disgusting) (?:word|term|language|"
@@ -3485,6 +3649,20 @@ _HARMFUL_HOWTO = re.compile(
     # "How do I make my little brother stop breathing so he passes out".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:stop breathing|pass out|black out|"
     rf"lose consciousness|go unconscious|choke|suffocate)\b"
+    # Killing in a euphemism: "how do I make my wife disappear for good".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:disappear|vanish|go away)\s+"
+    rf"(?:for good|forever|permanently|without a trace|for ever)\b"
+    # A bomb with people inside: "how do I blow up a car with someone in it".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:blow up|bomb|burn|torch|set fire to)\s+(?:an? |the |"
+    rf"my |his |her |their )?(?:\w+ )?(?:car|house|bus|building|room|apartment|flat|plane|train|"
+    rf"boat)\s+(?:with|while)\s+(?:someone|somebody|people|him|her|them|my \w+|the \w+|"
+    rf"a person|kids|children|the family)\s+(?:still )?(?:in|inside)\b"
+    # Sex pressed on someone who refused: "how do I convince my girlfriend to have sex when she
+    # says no".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:convince|pressure|force|make|get|push|talk)\s+"
+    rf"{_VICTIM}\s+(?:into\s+(?:having\s+)?sex|to\s+(?:have\s+sex|sleep with me))\b"
+    rf"[^.!?]{{0,30}}?\b(?:when|if|even (?:though|if)|after)\s+(?:she|he|they)\s+(?:(?:says?|"
+    rf"said|keeps? saying)\s+no|(?:doesn'?t|don'?t|does not|didn'?t) want)\b"
     # Arson, or arson passed off as an accident: "start a fire in an apartment building and
     # make it look like an electrical fault".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:start|set|light)\s+(?:a\s+)?fires?\s+(?:in|at|to)\s+"
@@ -3605,11 +3783,16 @@ _CRIME_HOWTO = re.compile(
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
 _THEFT_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
-    r"steal (?:from|a|the|my neighbou?r'?s?|someone'?s?)|shoplift(?: from)?|hotwire|pick the lock "
+    r"steal(?: from)?|shoplift(?: from)?|hotwire|pick the lock "
     r"(?:on|of))\s+(?:my neighbou?r'?s?|someone'?s?|somebody'?s?|a|an|the|his|her|their|that|"
     r"this|[a-z]+'s)\s+(?:\w+\s+)?(?:house|home|flat|apartment|car|truck|shop|store|bank|safe|"
     r"office|garage|shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|"
     r"gas station|petrol station)s?\b"
+)
+# A video game: "how do I steal a car in GTA 5?".
+_IN_A_GAME = re.compile(
+    r"\b(?:in|on) (?:gta\w*(?: \d)?|grand theft auto|minecraft|roblox|fortnite|the sims|sims \d|"
+    r"skyrim|red dead\w*|rdr2|watch dogs|payday|the game|this game|a (?:video ?)?game)\b"
 )
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
@@ -3731,6 +3914,12 @@ _HATEFUL_WRITING = re.compile(
     rf"rallying)\s+(?:people|everyone|followers|them|the crowd|us|our \w+|locals|men)\s+to\s+"
     rf"(?:attack|burn|storm|raid|torch|bomb|kill|beat|hurt|target|destroy|drive out|run out)\b"
     rf"[^.!?]{{0,40}}?\b(?:{_IDENTITY}|{_GROUP})"
+    # Slurs asked for, to use: "what are the best slurs to call Asian people".
+    rf"|\b(?:best|good|worst|nastiest|meanest|most offensive|most hurtful|funniest|effective|"
+    rf"brutal|savage|new)\s+(?:(?:slurs|insults)\s+(?:to (?:call|use (?:on|against)|throw at|"
+    rf"yell at|say to)|for|against))\s+(?:\w+\s+)?(?:{_IDENTITY}|{_GROUP})"
+    rf"|\b(?:slurs|insults)\s+(?:(?:i|we) (?:can|could|should)|(?:can|could|should) (?:i|we)) "
+    rf"(?:call|use on|use against|yell at|throw at)\s+(?:\w+\s+){{0,2}}?(?:{_IDENTITY}|{_GROUP})"
 )
 _WRITING_PROTECTIVE = re.compile(
     r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
@@ -3755,6 +3944,24 @@ _DOX_TARGET = re.compile(
     # "Tell me which apartment the new girl in 4B lives in".
     r"\b(?:which|what) (?:apartment|flat|house|room|door|floor|unit|dorm room)\b[^.!?]{0,40}?"
     r"\b(?:lives? in|lives? at|sleeps in|stays in|is staying in)\b"
+)
+# A named person's home or personal contact details asked for, to reach them: "what is Taylor
+# Swift's home address so I can go there?" (not a business's number, nor one's own people's:
+# "what's my mum's cell number"; a name alone may be a fictional character's: "What is Harry
+# Potter's home address?").
+_PRIVATE_DETAILS = re.compile(
+    r"\b(?:what'?s|what is|what are|give me|tell me|find(?: me)?|look up|get me|send me|where can "
+    r"i find|i need|i want)\s+(?!(?:my|your|our|the|this|that|a|an|his|her|their|its)\b)"
+    r"[a-z]+(?: [a-z]+)?'s\s+(?:(?:real|exact|current|new|actual) )?(?:home address|home phone "
+    r"(?:number)?|(?:personal|private) (?:phone |cell |mobile )?(?:number|address|email(?: "
+    r"address)?)|"
+    r"cell(?:phone)? number|mobile (?:phone )?number|personal email(?: address)?|social security "
+    r"number|ssn|bank (?:details|account(?: number)?))\b"
+)
+# Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
+_MAKE_BELIEVE_PERSON = re.compile(
+    r"\b(?:in the (?:books?|novels?|show|series|movies?|films?|games?|comics?|story|stories)|"
+    r"fictional|character|santa(?: claus)?|father christmas|the tooth fairy|the easter bunny)\b"
 )
 # Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
 _SEXUAL_TALK = re.compile(
@@ -3781,7 +3988,8 @@ _DOX_POSTED = re.compile(
 _DOX_AIM = re.compile(
     r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?"
     r"(?:i|we) (?:met|saw|noticed|matched with|talked to|followed)|"
-    r"show up|turn up|go to (?:her|his|their)|visit (?:her|him|them)|surprise (?:her|him|them)|"
+    r"show up|turn up|go to (?:her|his|their)|go there|wait outside|visit (?:her|him|them)|"
+    r"surprise (?:her|him|them)|"
     r"when (?:she|he)(?:'s| is) alone|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
     r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|without (?:her|him|"
@@ -4080,7 +4288,7 @@ _REQUESTS: tuple[
     tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
 ] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
-    (_THEFT_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
+    (_THEFT_HOWTO, _IN_A_GAME, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
     (_CRIME_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to commit a crime.")),
     (
         _HARASS_HOWTO,
@@ -4105,6 +4313,16 @@ _REQUESTS: tuple[
         _WRITING_PROTECTIVE,
         None,
         _asked("HARASSMENT", "Asks for threatening or abusive writing aimed at someone."),
+    ),
+    (
+        _PRIVATE_DETAILS,
+        _MAKE_BELIEVE_PERSON,
+        _DOX_AIM,
+        _asked(
+            "HARASSMENT",
+            "Seeks a named person's home address or personal contact details.",
+            "DOXXING",
+        ),
     ),
     (
         _DOX_TARGET,

@@ -13,10 +13,11 @@ Each single-word noun is written with one letter, what it names in the senses th
   (among the first `tagsense_cnt` senses of any word of its synset: "neighbour" through
   "neighbor"), or its first sense is a group ("couple", "gang"), or it has no thing
   sense at all and a person or group sense ("teacher", "driver", "alien");
-- `T`, a thing: it has a sense among animals, artifacts, food, natural objects, plants,
-  substances and phenomena, and no attested person or group sense ("toaster", "printer",
-  "cucumber", "rat"; a noun's figurative sense for a despised person is read by the lexicons,
-  not here).
+- `T`, a thing or an animal: its first sense is an animal ("cat", "pig"; not the sexes, nor
+  "queen", "chick" and "giant"), or it has a sense among animals, artifacts, food, natural
+  objects, plants, substances and phenomena, and no attested person or group sense
+  ("toaster", "printer", "cucumber", "rat"; a noun's figurative sense for a despised person is
+  read by the lexicons, not here).
 
 Nouns with neither are left out. Lines are sorted, so the file is byte-identical for the same
 input.
@@ -32,6 +33,10 @@ OUT = Path(__file__).resolve().parents[1] / "engine" / "artifacts" / "nouns.txt.
 # WordNet's lexicographer files (lexnames): 14 noun.group, 18 noun.person.
 GROUP, PERSON = 14, 18
 PEOPLE = frozenset({GROUP, PERSON})
+ANIMAL = 5
+# Words whose first sense is an animal but that name people as often: the sexes, and words for
+# women and for tall people.
+_SAID_OF_PEOPLE = frozenset({"female", "male", "queen", "chick", "giant"})
 # 05 animal, 06 artifact, 13 food, 17 object, 19 phenomenon, 20 plant, 27 substance.
 THINGS = frozenset({5, 6, 13, 17, 19, 20, 27})
 
@@ -68,7 +73,11 @@ def classify(index_noun: Path, files: dict[str, int]) -> dict[str, str]:
         people = [o for o in offsets if files[o] in PEOPLE]
         has_thing = any(files[o] in THINGS for o in offsets)
         persons = [o for o in people if files[o] == PERSON]
-        if (
+        if files[offsets[0]] == ANIMAL and lemma not in _SAID_OF_PEOPLE:
+            # An animal first ("cat", "pig", "gorilla"): its person senses are figures of speech,
+            # which the lexicons read ("you pig"); asked why cats may not vote, no one is meant.
+            out[lemma] = "T"
+        elif (
             any(o in attested for o in persons)
             or files[offsets[0]] == GROUP
             or (people and not has_thing)

@@ -63,3 +63,27 @@ def test_the_shipped_table_is_sorted_and_read_as_shipped() -> None:
     assert {row[1] for row in rows} == {"P", "T"}
     assert len(rows) > 30_000
     assert context.noun_kind("Toasters") == "T"
+
+
+def test_an_animal_first_is_a_thing_unless_it_names_people_as_often(tmp_path: Path) -> None:
+    (tmp_path / "data.noun").write_text(
+        "  1 This software and database is being provided to you\n"
+        "00000001 05 n 01 cat 0 000 | a feline\n"
+        "00000002 18 n 01 cat 0 000 | a man\n"
+        "00000003 05 n 01 female 0 000 | an animal that bears young\n"
+        "00000004 18 n 01 female 0 000 | a person\n"
+        "00000005 18 n 01 hawk 0 000 | an advocate of war\n"
+        "00000006 05 n 01 hawk 0 000 | a bird of prey\n"
+    )
+    (tmp_path / "index.noun").write_text(
+        "  1 This software and database is being provided to you\n"
+        "cat n 2 1 @ 2 2 00000001 00000002\n"
+        "female n 2 1 @ 2 2 00000003 00000004\n"
+        "hawk n 2 1 @ 2 2 00000005 00000006\n"
+    )
+    kinds = classify(tmp_path / "index.noun", lexfiles(tmp_path / "data.noun"))
+    assert kinds == {
+        "cat": "T",  # the animal first: "why should cats not vote?" names no one
+        "female": "P",  # the sexes name people as often as animals
+        "hawk": "P",  # a person first, and attested
+    }
