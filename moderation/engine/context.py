@@ -196,7 +196,10 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # ganas de verte", "je meurs de faim", "ich sterbe vor Hunger".
         (
             r"\b(?:me muero|me estoy muriendo|me mori|muero|je meurs|j'en meurs|on meurt|ich "
-            r"sterbe|sterbe) (?:de|d'|vor) (?:ganas|risa|hambre|sed|sueno|frio|calor|verguenza|"
+            r"sterbe|sterbe|(?:je |j')?(?:veux|voulais|vais|allais|pourrais|ai (?:cru|failli|"
+            r"envie de)|avais envie de) mourir|(?:ich )?(?:wollte|will|konnte|werde) (?:\w+ )?"
+            r"sterben|(?:me )?(?:quiero|queria|voy a|iba a|podria) morir(?:me)?) (?:de|d'|vor) "
+            r"(?:ganas|risa|hambre|sed|sueno|frio|calor|verguenza|"
             r"aburrimiento|amor|envie|faim|rire|soif|froid|chaud|honte|ennui|hunger|lachen|durst|"
             r"langeweile|kalte|hitze|sehnsucht)\b",
             "really want",
@@ -1378,7 +1381,14 @@ _KIND_SAID = re.compile(
     r"(?:[a-z-]+s|people|folk|anyone|anybody|everyone|everybody|someone))(?:\s+(?:who|that)\s+"
     r"(?P<conduct>[^.!?]{1,60}?))?\s+(?:are|is|'re)\s+(?P<said>[^.!?]{1,80})"
 )
-_ANY_PERSON = re.compile(r"\b(?:you|your|yours|u|ur|ya|he|him|his|she|her|hers|i|me|my)\b")
+# Someone pointed at: the reader, a third person, or one's own ("my neighbours"); the writer as
+# the one who feels it ("I hate going") points at no one.
+_ANY_PERSON = re.compile(r"\b(?:you|your|yours|u|ur|ya|he|him|his|she|her|hers|my)\b")
+# Dislike of a kind of people said by the writer: "I hate politicians, they're all liars".
+_KIND_HATED = re.compile(
+    r"^\s*i (?:really |just |honestly )?(?:hate|can'?t stand|cannot stand|despise|loathe|detest)\s+"
+    r"(?:all\s+)?(?P<subject>(?:[a-z-]+\s+){0,2}?[a-z-]+s)\b(?!\s+(?:who|that)\b)"
+)
 _ABUSE = re.compile(
     r"\b(?:pathetic|losers?|morons?|idiots?|idiotic|stupid|dumb|scum|scumbags?|parasites?|trash|"
     r"garbage|the worst|disgusting|vile|a disgrace|cowards?|cowardly|clowns?|pigs?|filth|"
@@ -1394,18 +1404,21 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     """The sentence insults a kind of people named by what they do or choose, and nobody it
     could mean for who they are: no protected group, no person addressed or pointed at, no
     threat."""
-    found = _KIND_SAID.match(sentence)
+    found = _KIND_SAID.match(sentence) or _KIND_HATED.match(sentence)
     if found is None or _ANY_PERSON.search(sentence) or names_a_group(sentence):
         return False
     subject = found.group("subject").split()
     if subject[-1] in _ANYONE:
-        if found.group("conduct") is None:
+        if found.re is _KIND_HATED or found.group("conduct") is None:
             return False  # "everyone is an idiot": no conduct picks anyone out
     elif any(not normalize.is_known(w) and _near_a_group_word(w) for w in subject):
         return False  # a group's name misspelt ("muzlims", "jooz")
     named = " ".join(subject)
     if lexicon.PROFANITY_RE.search(named) or lexicon.INSULT_RE.search(named):
         return False  # "the fat bitches are annoying": the subject is itself an insult
+    if found.re is _KIND_HATED:
+        # The dislike is the abuse; what follows may add more, never a fate or violence.
+        return not (lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(sentence))
     said = found.group("said")
     return bool(_ABUSE.search(said)) and not (
         lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(said)
@@ -1594,7 +1607,9 @@ def _near_a_group_word(word: str) -> bool:
 
 
 _HOSTILE_FATE = re.compile(
-    r"\b(?:should|must|need to|deserve to|ought to)\b|\b(?:die|dead|killed|shot|hanged|burn)\b"
+    r"\b(?:should|must|need to|deserve to|ought to)\b(?! be (?:called out|held (?:to )?account\w*|"
+    r"reported|challenged|critici[sz]ed|ashamed|exposed|ignored|fired|voted out|named and "
+    r"shamed)\b)|\b(?:die|dead|killed|shot|hanged|burn)\b"
 )
 
 

@@ -884,7 +884,8 @@ _BELONG_IN = re.compile(
 )
 _DISTRUSTED = re.compile(
     rf"\bno\s+{_IDENTITY}(?:\s+(?:person|man|woman|one|guy))?\s+(?:can|could|should|is to)\s+"
-    rf"(?:ever\s+)?be trusted\b|\bnever trust (?:a|an|any)\s+{_IDENTITY}\b|"
+    rf"(?:ever\s+)?be trusted\b|\b(?:never|(?:you )?can'?t (?:ever )?|(?:you )?cannot (?:ever )?|"
+    rf"don'?t (?:ever )?)trust (?:a|an|any)\s+{_IDENTITY}\b|"
     rf"{_GROUP}\s+(?:can'?t|cannot|can never|should never|are never to) be trusted\b"
 )
 # Praise denied to a whole group: "Muslims are not nice people", "immigrants are not welcome
@@ -4471,7 +4472,11 @@ _UM = (
 _FOREIGN_THREAT = re.compile(
     # French
     r"\bje (?:vais|veux|vas) (?:te|vous|le|la|les|t'|l')\s*(?:tuer|buter|crever|egorger|"
-    r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer)\b|"
+    r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer|"
+    r"planter|suriner|saigner)\b|"
+    # "Si tu parles encore à ma copine, je te plante" (a knife, in slang).
+    r"\bje (?:te|vous|le|la|les) (?:plante|surine|saigne|bute|creve|defonce)\b(?! (?:un|une|des|"
+    r"du|de|le|la|les|mon|ma|mes|ton|ta|tes)\b)|"
     r"\bje (?:vais|veux|vas) (?:tuer|buter|egorger|poignarder|flinguer|etrangler) "
     r"(?:mon|ma|mes|le|la|les|ce|cette|ces|son|sa|ses|ton|ta|tes) (?!temps\b|ennui\b)\w+|"
     r"\bje (?:vais|veux) (?:\w+ ){0,4}?(?:te|vous) faire la peau\b|\bt(?:e|')\s*faire la peau\b|"
@@ -4536,8 +4541,9 @@ _FOREIGN_SELF_HARM = re.compile(
     r"(?:est|ist|es) (?:une?|una|eine?|la|die|el) (?:\w+ )?(?:delivrance|liberation|solution|"
     r"echappatoire|erlosung|befreiung|losung|ausweg|liberacion|salida|solucion)\b|"
     r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
-    r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b|\bj'ai envie de (?:mourir|"
-    r"me tuer|en finir)\b|"
+    r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b(?! de (?:rire|faim|soif|froid|"
+    r"chaud|honte|ennui|peur|fatigue)\b)|\bj'ai envie de (?:mourir|me tuer|en finir)\b(?! de "
+    r"(?:rire|faim|soif|froid|chaud|honte|ennui|peur|fatigue)\b)|"
     r"\bich (?:will|werde|mochte|muss|denke daran,? mich) (?:mich )?(?:(?!nicht\b|nie\b|niemals\b|"
     r"keine?\b)\w+ ){0,3}?(?:umbringen|toten|sterben|"
     r"das leben nehmen|ritzen|aufhangen|nicht mehr leben)\b|\bich (?:will|mochte) nicht mehr "
@@ -4609,7 +4615,8 @@ _FOREIGN_ENCOURAGE = re.compile(
     r"\b(?:tue-toi|tue toi|suicide-toi|suicide toi|va te pendre|pends-toi|pends toi|"
     r"saute d'un pont|jette-toi|jette toi|tu devrais (?:te tuer|te suicider|crever|mourir)|"
     r"avale toutes tes (?:pilules|cachets)|va crever|"
-    r"bring dich (?:doch )?um|tote dich|hang dich (?:doch )?auf|spring (?:doch )?(?:von|vor|aus)\b|"
+    r"bring dich (?:doch |einfach |endlich |halt |bitte )*um|tote dich|hang dich (?:doch )?auf|"
+    r"spring (?:doch )?(?:von|vor|aus)\b|"
     r"(?:schneid|schneide) dir (?:doch )?die pulsadern|pulsadern aufschneiden|"
     r"matate|suicidate|ahorcate|cuelgate|tirate (?:de|por|a)\b|tomate todas las pastillas|"
     r"deberias (?:matarte|suicidarte|morirte)|"
