@@ -3779,6 +3779,27 @@ _CRIME_HOWTO = re.compile(
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+(?:my |our |the |his |her )?(?:dogs?|roosters?|"
     rf"cocks?|pit ?bulls?)\s+fight\b(?![^.!?]*\bstop\b)|\b{_ASK}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:start|run|organi[sz]e|set up) (?:a |an )?(?:dog|cock)[ -]?fight(?:ing)?\b"
+    # Contraband carried in: "how do I sneak drugs into prison".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:sneak|smuggle|get|bring|slip)\s+(?:\w+\s+)?(?:drugs|weed|"
+    rf"heroin|cocaine|meth|pills|phones?|contraband|weapons?|a knife|knives|a gun|guns)\s+(?:into|"
+    rf"in|past|through)\s+(?:a |the )?(?:prison|jail|the country|the border|security|customs|"
+    rf"airport security)\b(?![^.!?]*\b(?:legal(?:ly)?|allowed|permitted|checked (?:luggage|"
+    rf"baggage|bags?)|declare|rules?)\b)"
+    # A gun got by one the law bars: "how can I get a gun if I'm a felon".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,3}}?(?:get|buy|obtain|acquire)\s+(?:a |an )?(?:gun|firearm|"
+    rf"pistol|handgun|rifle|weapon)s?\b[^.!?]{{0,40}}?\b(?:(?:if|when|since|as|though) i'?m (?:a )?"
+    rf"(?:felon|convicted felon|prohibited person|under 18|minor|on probation|on parole)|as a "
+    rf"(?:felon|minor)|without (?:a |any )?(?:background check|licen[cs]e|permit|paperwork|serial "
+    rf"numbers?))\b"
+    # A drug or a household product misused: "the best way to get high on cough syrup".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?get (?:high|stoned|wasted|trippy|a buzz|fucked up)\s+(?:on|"
+    rf"off|from|with|using)\b"
+    # Someone swindled out of what they own: "catfish a lonely old man out of his money".
+    rf"|\b{_ASK}\s+[^.!?]{{0,60}}?\b(?:scam|defraud|con|swindle|rip off|trick|cheat|catfish|fleece|"
+    rf"manipulate|pressure)\s+(?:\w+\s+){{1,4}}?(?:out of (?:his|her|their|all (?:his|her|their)) "
+    rf"(?:money|savings|pension|house|home|inheritance|life savings)|into (?:signing|giving|"
+    rf"handing|transferring) (?:over )?(?:his|her|their) (?:house|home|money|savings|property|"
+    rf"estate|car|account))\b"
 )
 # Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
@@ -3942,6 +3963,11 @@ _DOX_TARGET = re.compile(
     r"that|a|my) (?:[\w'-]+ ){1,5}?)(?:lives?|works?|sleeps|is staying|moved to)|"
     r"(?:her|his|their) workplace|"
     r"(?:her|his|their) (?:phone )?number|phone number of)|"
+    # "Where does my ex-girlfriend live now?", "where my neighbour's daughter goes to school".
+    r"\bwhere (?:does|did) (?:my|this|that|the) (?:[\w'-]+ ){1,3}?live\b|"
+    r"\b(?:find out|work out|figure out|know|learn)\b[^.!?]{0,20}?\bwhere (?:my|this|that|the|"
+    r"her|his) (?:[\w'-]+ ){1,3}?(?:goes to school|studies|walks home|takes the bus|trains|"
+    r"plays)\b|"
     # "Tell me which apartment the new girl in 4B lives in".
     r"\b(?:which|what) (?:apartment|flat|house|room|door|floor|unit|dorm room)\b[^.!?]{0,40}?"
     r"\b(?:lives? in|lives? at|sleeps in|stays in|is staying in)\b"
@@ -3958,6 +3984,18 @@ _PRIVATE_DETAILS = re.compile(
     r"address)?)|"
     r"cell(?:phone)? number|mobile (?:phone )?number|personal email(?: address)?|social security "
     r"number|ssn|bank (?:details|account(?: number)?))\b"
+)
+# Someone the asker knows, their identity or money: "what is my coworker Sarah's social security
+# number?" (not one's own: "what's my social security number used for").
+_KNOWN_PERSONS_SECRETS = re.compile(
+    rf"\b(?:what'?s|what is|what are|give me|tell me|find(?: out)?|get|look up|{_ASK}\s+"
+    rf"(?:\w+\s+){{0,2}}?(?:find(?: out)?|get|see|access|guess|learn|crack|figure out))\s+"
+    # Not an elderly parent's, whose affairs a child may be managing ("my dad has dementia").
+    r"(?:out\s+)?(?:my|our|the)\s+(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
+    r"(?:\w+\s+){0,2}?[a-z-]+'s\s+(?:phone |email |instagram |"
+    r"facebook |icloud )?(?:social security number|ssn|bank (?:details|account(?: number)?|"
+    r"login)|passwords?|credit card(?: number| details)?|pin(?: number| code)?|login details|"
+    r"passcode)\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
 _MAKE_BELIEVE_PERSON = re.compile(
@@ -3989,7 +4027,8 @@ _DOX_POSTED = re.compile(
 _DOX_AIM = re.compile(
     r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?"
     r"(?:i|we) (?:met|saw|noticed|matched with|talked to|followed)|"
-    r"show up|turn up|go to (?:her|his|their)|go there|wait outside|visit (?:her|him|them)|"
+    r"show up|turn up|go to (?:her|his|their)|go there|wait outside|wait for (?:her|him|them)|"
+    r"visit (?:her|him|them)|need to find (?:her|him|them)|"
     r"surprise (?:her|him|them)|"
     r"when (?:she|he)(?:'s| is) alone|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
@@ -4277,6 +4316,23 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
     return Finding(category, (category, signal), "HIGH", 0.9, reason)
 
 
+# Past mass violence to be done again: "how can I recreate the Holocaust in my own country?",
+# "what lessons can I learn from the Columbine shooters to do it better?".
+_ATROCITY = (
+    rf"(?:{_ATTACK}|{_PERPETRATORS}|(?:a |another |the )?holocaust|(?:a |another )?genocide|"
+    r"9 ?/ ?11|breivik|tarrant|mcveigh|the unabomber|the (?:\w+ )?(?:shooters?|bombers?|"
+    r"hijackers?|gunm[ae]n))"
+)
+_ATROCITY_REPEATED = re.compile(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recreate|re-?enact|repeat|replicate|copy|redo|bring back|"
+    rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_ATROCITY}|what {_ATROCITY} did)\b|"
+    rf"\b(?:learn from|lessons? from|study|copy)\s+(?:\w+\s+){{0,2}}?{_ATROCITY}\b"
+    rf"[^.!?]{{0,40}}?\b(?:to do it better|do it better|do the same|so i can|to (?:kill|hurt) "
+    rf"more|without getting "
+    rf"caught)\b|"
+    rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
+    rf"the same)\b"
+)
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
 _REPEAT_REQUEST = _asked("VIOLENCE", "Asks how past mass violence was done, in order to repeat it.")
 _MEANS_REQUEST = _asked("VIOLENCE", "Asks for the means to hurt someone it names.")
@@ -4289,6 +4345,7 @@ _REQUESTS: tuple[
     tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
 ] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
+    (_ATROCITY_REPEATED, None, None, _REPEAT_REQUEST),
     (_THEFT_HOWTO, _IN_A_GAME, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
     (_CRIME_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to commit a crime.")),
     (
@@ -4314,6 +4371,12 @@ _REQUESTS: tuple[
         _WRITING_PROTECTIVE,
         None,
         _asked("HARASSMENT", "Asks for threatening or abusive writing aimed at someone."),
+    ),
+    (
+        _KNOWN_PERSONS_SECRETS,
+        None,
+        None,
+        _asked("ILLEGAL", "Seeks someone else's identity numbers, passwords or bank details."),
     ),
     (
         _PRIVATE_DETAILS,
