@@ -196,11 +196,12 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # ganas de verte", "je meurs de faim", "ich sterbe vor Hunger".
         (
             r"\b(?:me muero|me estoy muriendo|me mori|muero|je meurs|j'en meurs|on meurt|ich "
-            r"sterbe|sterbe|(?:je |j')?(?:veux|voulais|vais|allais|pourrais|ai (?:cru|failli|"
-            r"envie de)|avais envie de) mourir|(?:ich )?(?:wollte|will|konnte|werde) (?:\w+ )?"
-            r"sterben|(?:me )?(?:quiero|queria|voy a|iba a|podria) morir(?:me)?) (?:de|d'|vor) "
-            r"(?:ganas|risa|hambre|sed|sueno|frio|calor|verguenza|"
-            r"aburrimiento|amor|envie|faim|rire|soif|froid|chaud|honte|ennui|hunger|lachen|durst|"
+            r"sterbe|sterbe|(?:je |j')?(?:veux|voulais|voudrais|vais|allais|pourrais|ai (?:cru|"
+            r"failli|envie de)|avais envie de) mourir|(?:ich )?(?:wollte|will|konnte|werde) "
+            r"(?:\w+ )?sterben|(?:me )?(?:quiero|queria|voy a|iba a|podria) morir(?:me)?) "
+            r"(?:de|d'|vor) (?:ganas|risa|hambre|sed|sueno|frio|calor|verguenza|"
+            r"aburrimiento|amor|envie|faim|rire|soif|froid|chaud|honte|ennui|peur|fatigue|hunger|"
+            r"lachen|durst|"
             r"langeweile|kalte|hitze|sehnsucht)\b",
             "really want",
         ),

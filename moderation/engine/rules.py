@@ -3004,9 +3004,11 @@ _PICTURES_OF = (
     r"\b(?:send|show|post|share|dm|give|want|need|trade|get)\s+(?:me\s+|us\s+)?(?:\w+\s+){0,2}?"
     r"(?:pics?|pictures?|photos?|videos?|vids?|selfies?|snaps?)\s+of\s+(?:\w+\s+){0,3}?"
 )
-_SOUGHT = (
-    r"\b(?:find|get|see|watch|buy|download|want|need|looking for|look for|send|share|trade|sell|"
-    r"post|dm|links? (?:to|for))\b[^.!?]{0,20}?\b"
+# Pictures looked for, held or collected: "where can I find videos of", "anyone got pics of".
+_PICTURES_SOUGHT = (
+    rf"(?:{_PICTURES_OF}|\b(?:looking for|look for|find|see|watch|buy|download|(?:anyone |anybody "
+    r"|who )?(?:have|has|got)|collect\w*|trading)\s+(?:any\s+)?(?:images?|pics?|pictures?|"
+    r"photos?|videos?|vids?|content|material)\s+of\s+)"
 )
 _CHILD_EXPLOITATION = re.compile(
     r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
@@ -3015,12 +3017,11 @@ _CHILD_EXPLOITATION = re.compile(
     r"(?:nudes|pics|videos) of (?:kids|children|minors|underage))\b|"
     # Sought: "where can I find videos of naked 10 year old girls", "videos of young girls, like
     # 10 or 11, naked" (not "the documentary showed photos of ...").
-    rf"{_SOUGHT}(?:images?|pics?|pictures?|photos?|videos?|vids?|content|material)\s+of\s+"
-    r"(?:naked|nude|undressed|topless|sexy)\s+(?:\w+\s+)?(?:children|kids|minors|little "
-    r"(?:girls?|boys?)|preteens?|(?:1[0-7]|[1-9])[\s-]*(?:yo|years?[\s-]*olds?))\b|"
-    rf"{_SOUGHT}(?:images?|pics?|pictures?|photos?|videos?|vids?)\s+of\s+(?:young|little|small)\s+"
-    r"(?:girls?|boys?|kids|children)\b[^.!?]{0,30}?\b(?:naked|nude|undressed|topless|in (?:their "
-    r")?underwear)\b|"
+    rf"{_PICTURES_SOUGHT}(?:naked|nude|undressed|topless|sexy)\s+(?:\w+\s+)?(?:children|kids|"
+    r"minors|little (?:girls?|boys?)|preteens?|(?:1[0-7]|[1-9])[\s-]*(?:yo|years?[\s-]*"
+    r"olds?))\b|"
+    rf"{_PICTURES_SOUGHT}(?:young|little|small)\s+(?:girls?|boys?|kids|children)\b"
+    r"[^.!?]{0,30}?\b(?:naked|nude|undressed|topless|in (?:their )?underwear)\b|"
     r"\b(?:sexual|sexy|nude|naked|explicit|erotic|lewd|porn\w*|nsfw)\s+(?:\w+\s+){0,2}?"
     r"(?:images?|pics?|pictures?|photos?|videos?|content|material|stories|chats?)\s+"
     r"(?:of|with|involving|featuring)\s+(?:\w+\s+)?(?:children|kids|minors|a child|a minor|"
@@ -3239,10 +3240,6 @@ _ADULT_PARTNER = re.compile(
 )
 # Asking for pictures of children with the marks of abuse material: the youngest wanted, or
 # kept out of sight ("pics of young boys, the younger the better, send them privately").
-_PICTURES_SOUGHT = (
-    rf"(?:{_PICTURES_OF}|\b(?:looking for|(?:anyone |anybody |who )?(?:have|has|got)|"
-    r"collect\w*|trading)\s+(?:any\s+)?(?:pics?|pictures?|photos?|videos?|vids?)\s+of\s+)"
-)
 _CHILD_PICTURES_SOUGHT = re.compile(
     rf"{_PICTURES_SOUGHT}(?:young |little )?(?:boys|girls|kids|children|minors|preteens|"
     r"toddlers)\b[^.!?]{0,80}?(?:[.!?,]\s*[^.!?]{0,60}?)?\b(?:the younger the better|younger is "
@@ -3811,11 +3808,6 @@ _THEFT_HOWTO = re.compile(
     r"office|garage|shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|"
     r"gas station|petrol station)s?\b"
 )
-# A video game: "how do I steal a car in GTA 5?".
-_IN_A_GAME = re.compile(
-    r"\b(?:in|on) (?:gta\w*(?: \d)?|grand theft auto|minecraft|roblox|fortnite|the sims|sims \d|"
-    r"skyrim|red dead\w*|rdr2|watch dogs|payday|the game|this game|a (?:video ?)?game)\b"
-)
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
     rf"carry out|get away with)\s+(?:an? |the |my own )?(?:\w+\s+)?(?:scam|scams|phishing|"
@@ -3976,31 +3968,35 @@ _DOX_TARGET = re.compile(
 # Swift's home address so I can go there?" (not a business's number, nor one's own people's:
 # "what's my mum's cell number"; a name alone may be a fictional character's: "What is Harry
 # Potter's home address?").
+_DETAILS_ASKED = (
+    r"(?:what'?s|what is|what are|give me|tell me|find(?: me| out)?|look up|get(?: me)?|send me|"
+    r"where can i find|i need|i want)"
+)
+# What only its owner should hold: identity numbers, bank details, passwords.
+_SECRETS = (
+    r"(?:social security number|ssn|bank (?:details|account(?: number)?|login)|passwords?|credit "
+    r"card(?: number| details)?|pin(?: number| code)?|login details|passcode)"
+)
 _PRIVATE_DETAILS = re.compile(
-    r"\b(?:what'?s|what is|what are|give me|tell me|find(?: me)?|look up|get me|send me|where can "
-    r"i find|i need|i want)\s+(?!(?:my|your|our|the|this|that|a|an|his|her|their|its)\b)"
+    rf"\b{_DETAILS_ASKED}\s+(?!(?:my|your|our|the|this|that|a|an|his|her|their|its)\b)"
     r"[a-z]+(?: [a-z]+)?'s\s+(?:(?:real|exact|current|new|actual) )?(?:home address|home phone "
     r"(?:number)?|(?:personal|private) (?:phone |cell |mobile )?(?:number|address|email(?: "
-    r"address)?)|"
-    r"cell(?:phone)? number|mobile (?:phone )?number|personal email(?: address)?|social security "
-    r"number|ssn|bank (?:details|account(?: number)?))\b"
+    r"address)?)|cell(?:phone)? number|mobile (?:phone )?number|personal email(?: address)?|"
+    rf"{_SECRETS})\b"
 )
 # Someone the asker knows, their identity or money: "what is my coworker Sarah's social security
 # number?" (not one's own: "what's my social security number used for").
 _KNOWN_PERSONS_SECRETS = re.compile(
-    rf"\b(?:what'?s|what is|what are|give me|tell me|find(?: out)?|get|look up|{_ASK}\s+"
-    rf"(?:\w+\s+){{0,2}}?(?:find(?: out)?|get|see|access|guess|learn|crack|figure out))\s+"
+    rf"\b(?:{_DETAILS_ASKED}|{_ASK}\s+(?:\w+\s+){{0,2}}?(?:find(?: out)?|get|see|access|guess|"
+    rf"learn|crack|figure out))\s+"
     # Not an elderly parent's, whose affairs a child may be managing ("my dad has dementia").
     r"(?:out\s+)?(?:my|our|the)\s+(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
-    r"(?:\w+\s+){0,2}?[a-z-]+'s\s+(?:phone |email |instagram |"
-    r"facebook |icloud )?(?:social security number|ssn|bank (?:details|account(?: number)?|"
-    r"login)|passwords?|credit card(?: number| details)?|pin(?: number| code)?|login details|"
-    r"passcode)\b"
+    rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+(?:phone |email |instagram |facebook |icloud )?{_SECRETS}\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
 _MAKE_BELIEVE_PERSON = re.compile(
-    r"\b(?:in the (?:books?|novels?|show|series|movies?|films?|games?|comics?|story|stories)|"
-    r"fictional|character|santa(?: claus)?|father christmas|the tooth fairy|the easter bunny)\b"
+    rf"{_FICTION.pattern}|\b(?:books|novels|comics|fictional|santa(?: claus)?|father christmas|"
+    r"the tooth fairy|the easter bunny)\b"
 )
 # Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
 _SEXUAL_TALK = re.compile(
@@ -4320,16 +4316,14 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
 # "what lessons can I learn from the Columbine shooters to do it better?".
 _ATROCITY = (
     rf"(?:{_ATTACK}|{_PERPETRATORS}|(?:a |another |the )?holocaust|(?:a |another )?genocide|"
-    r"9 ?/ ?11|breivik|tarrant|mcveigh|the unabomber|the (?:\w+ )?(?:shooters?|bombers?|"
-    r"hijackers?|gunm[ae]n))"
+    r"9 ?/ ?11|breivik|tarrant|mcveigh|the unabomber)"
 )
 _ATROCITY_REPEATED = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recreate|re-?enact|repeat|replicate|copy|redo|bring back|"
     rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_ATROCITY}|what {_ATROCITY} did)\b|"
     rf"\b(?:learn from|lessons? from|study|copy)\s+(?:\w+\s+){{0,2}}?{_ATROCITY}\b"
     rf"[^.!?]{{0,40}}?\b(?:to do it better|do it better|do the same|so i can|to (?:kill|hurt) "
-    rf"more|without getting "
-    rf"caught)\b|"
+    rf"more|without getting caught)\b|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
     rf"the same)\b"
 )
@@ -4346,7 +4340,8 @@ _REQUESTS: tuple[
 ] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
     (_ATROCITY_REPEATED, None, None, _REPEAT_REQUEST),
-    (_THEFT_HOWTO, _IN_A_GAME, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
+    # "How do I steal a car in GTA 5?" is a game move.
+    (_THEFT_HOWTO, _FICTION, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
     (_CRIME_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to commit a crime.")),
     (
         _HARASS_HOWTO,
@@ -4604,9 +4599,8 @@ _FOREIGN_SELF_HARM = re.compile(
     r"(?:est|ist|es) (?:une?|una|eine?|la|die|el) (?:\w+ )?(?:delivrance|liberation|solution|"
     r"echappatoire|erlosung|befreiung|losung|ausweg|liberacion|salida|solucion)\b|"
     r"\bje (?:veux|vais|voudrais|pense a|compte) (?:me suicider|mourir|me tuer|en finir|"
-    r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b(?! de (?:rire|faim|soif|froid|"
-    r"chaud|honte|ennui|peur|fatigue)\b)|\bj'ai envie de (?:mourir|me tuer|en finir)\b(?! de "
-    r"(?:rire|faim|soif|froid|chaud|honte|ennui|peur|fatigue)\b)|"
+    r"mettre fin a (?:mes jours|ma vie)|me couper|me pendre)\b|\bj'ai envie de (?:mourir|"
+    r"me tuer|en finir)\b|"
     r"\bich (?:will|werde|mochte|muss|denke daran,? mich) (?:mich )?(?:(?!nicht\b|nie\b|niemals\b|"
     r"keine?\b)\w+ ){0,3}?(?:umbringen|toten|sterben|"
     r"das leben nehmen|ritzen|aufhangen|nicht mehr leben)\b|\bich (?:will|mochte) nicht mehr "

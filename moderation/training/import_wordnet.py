@@ -38,7 +38,7 @@ ANIMAL = 5
 # women and for tall people.
 _SAID_OF_PEOPLE = frozenset({"female", "male", "queen", "chick", "giant"})
 # 05 animal, 06 artifact, 13 food, 17 object, 19 phenomenon, 20 plant, 27 substance.
-THINGS = frozenset({5, 6, 13, 17, 19, 20, 27})
+THINGS = frozenset({ANIMAL, 6, 13, 17, 19, 20, 27})
 
 
 def lexfiles(data_noun: Path) -> dict[str, int]:
@@ -74,7 +74,7 @@ def classify(index_noun: Path, files: dict[str, int]) -> dict[str, str]:
         has_thing = any(files[o] in THINGS for o in offsets)
         persons = [o for o in people if files[o] == PERSON]
         if files[offsets[0]] == ANIMAL and lemma not in _SAID_OF_PEOPLE:
-            # An animal first ("cat", "pig", "gorilla"): its person senses are figures of speech,
+            # An animal first ("cat", "pig", "dog"): its person senses are figures of speech,
             # which the lexicons read ("you pig"); asked why cats may not vote, no one is meant.
             out[lemma] = "T"
         elif (
