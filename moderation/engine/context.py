@@ -100,7 +100,9 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         ),
         # Messages: shoot me an email, fire off a message.
         (
-            r"\b(?:shoot|fire off|fire)\s+(?:me|us|him|her|them|you)?\s*(?:an?|the|over an?|"
+            r"\b(?:shoot|fire off|fire)\s+(?:me|us|him|her|them|you|(?:everyone|everybody|anyone|"
+            r"the (?:team|group|class|office))(?: (?:who|that) [^.!?]{1,40}?)?)?\s*(?:an?|the|"
+            r"over an?|"
             r"over the)?\s*(?:quick\s+)?(?:email|e-mail|mail|message|text|dm|note|line|reply|"
             r"invite|link|question|request)\b",
             "send a message",
@@ -152,6 +154,39 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         ),
         (r"\bknock(?:s|ed|ing)? (?:them|'em|em|you|him|her|the audience|'?em) dead\b", "impress"),
         (r"\b(?:you'?re|you are|he'?s|she'?s|they'?re|is|are) dead to me\b", "I am done with"),
+        # Teased in fun: "she roasted him so hard at the wedding".
+        (
+            r"\broast(?:ed|ing|s)? (?P<whom>him|her|them|me|you|us|the (?:groom|bride|host|"
+            r"birthday \w+))\b",
+            r"teased \g<whom>",
+        ),
+        # A hardship that "will kill me": "this exam is going to kill me", "the heat is killing
+        # me".
+        (
+            r"\b(?:this|that|the|these|those|my|our) (?:\w+ )?(?:exams?|tests?|job|heat|commute|"
+            r"homework|week|workout|class|traffic|project|deadline|meeting|shift|hangover|cold|"
+            r"weather|humidity|stairs|hike|diet|suspense|wait|waiting|cliffhanger|noise|semester|"
+            r"course|paperwork|taxes|bills|rent|prices|drive|flight|jet lag|schedule|workload|"
+            r"back|knees?|feet|headache|cramps|allergies|neighbou?rs? music) (?:is|are) (?:going "
+            r"to|gonna|about to) (?:literally |actually |honestly |seriously )?kill (?:me|us)\b|"
+            r"\b(?:this|that|the|my) (?:\w+ )?(?:exams?|heat|commute|homework|workout|traffic|"
+            r"deadline|hangover|humidity|suspense|wait|cliffhanger|workload|headache) (?:is|are) "
+            r"(?:literally |actually |honestly |seriously )?killing (?:me|us)\b",
+            "this is exhausting me",
+        ),
+        # In trouble: "I'm a dead man if my mom finds out", "we're so dead when dad gets home".
+        (
+            r"\b(?:i'?m|i am|we'?re|we are) (?:so |totally |literally |absolutely )?(?:a )?"
+            r"(?:dead|dead (?:man|woman|meat)|toast)\b(?= (?:if|when|once|unless)\b)",
+            "I'm in trouble",
+        ),
+        # A warning to take care: "watch your back on the ice".
+        (
+            r"\bwatch (?:your|his|her) (?:back|step)\b(?= (?:on|in|at|around) (?:the )?(?:ice|"
+            r"stairs|steps|trail|road|hills?|mountains?|slopes?|crowds?|market|streets?|city|"
+            r"subway|metro|station|airport|tourist \w+))",
+            "take care",
+        ),
         (
             r"\b(?P<who>mum|mom|mother|dad|father|parents|boss|wife|husband|girlfriend|boyfriend|"
             r"teacher|coach|manager|sister|brother|nan|gran|grandma|grandmother|partner)"
@@ -217,6 +252,14 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
             r"\g<pre> meatballs",
         ),
         (r"\b(?P<pre>bundles? of) faggots\b", r"\g<pre> sticks"),
+        # The word itself named as firewood: "the bundle of sticks is called a faggot".
+        (
+            r"\b(?:sticks?|firewood|kindling|twigs|brushwood)\b[^.!?]{0,40}?\b(?:is|was|are|were) "
+            r"(?:called|known as|named) (?:an? )?faggots?\b",
+            "are called bundles",
+        ),
+        # A pudding, not a body part: "spotted dick", "spotted dick pudding".
+        (r"\bspotted dicks?\b", "a pudding"),
         # The Dyke March and its kin: events of lesbian pride.
         (r"\bdykes? (?=march(?:es)?\b|on bikes\b)", "pride "),
         # A dyke that holds back water: "the sea dyke protects the farmland", "we built a dyke".
@@ -416,7 +459,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # Nature, history, disease and games.
         (
             r"\b(?:what|which \w+|who|that|this)\s+(?:\w+\s+)?(?:killed|wiped out|ended)\s+"
-            r"(?:off\s+)?(?:the\s+)?(?:dinosaurs|mammoths|neanderthals|dodo|dodos|bees|coral|plants?|trees?|"
+            r"(?:off\s+)?(?:the\s+)?(?:dinosaurs|mammoths|neanderthals|dodo|dodos|bees|coral|"
+            r"plants?|trees?|"
             r"crops?|weeds|bacteria|germs|the battery|my battery|the mood|the vibe|the plot)\b",
             None,
         ),
@@ -801,8 +845,11 @@ _HOSTILE = re.compile(
 _SUPPORT = re.compile(
     r"\b(?:(?:never|not|won'?t ever) stop (?:respecting|loving|supporting|defending|welcoming|"
     r"standing (?:up )?(?:for|with)|fighting for)|"
-    r"love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|respecting|support|supports|"
-    r"supporting|celebrate|celebrating|deserve (?:the same|equal|respect|rights|dignity)|"
+    r"love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|respecting|support|"
+    r"supports|"
+    r"supporting|celebrate|celebrating|deserves? (?:the same|equal|respect|rights|dignity|"
+    r"healthcare|health care|care|love|safety|protection|to be (?:happy|safe|loved|heard|seen)|a "
+    r"voice)|"
     r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
     r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
     r"belong(?!\s+(?:in (?:the |a )?(?:kitchen|cages?|zoos?|jail|prison|camps?|chains|gutter|"
@@ -967,6 +1014,31 @@ _COUNTER = re.compile(
     rf"\b(?:hate|hates|despise|despises|loathe|loathes|detest|detests|can'?t stand|cannot stand|"
     rf"sick of|tired of) (?:it )?(?:when )?(?:people|those|anyone|someone|others|racists|"
     rf"bigots|bullies|men|guys) (?:who |that )?{_MISTREAT}|"
+    # An act of harm called wrong: "hitting your wife is never okay" (not "being gay is never
+    # okay", which condemns who someone is).
+    r"^\W*(?!being\b)(?:hitting|beating|abusing|hurting|bullying|harassing|threatening|"
+    r"attacking|insulting|mocking|stalking|killing|raping|slapping|punching|kicking|choking|"
+    r"shaming|doxx?ing|humiliating|torturing) (?:\w+ ){0,3}?(?:is|was) (?:never|not ever|not|"
+    r"in no way) (?:\w+ )?(?:okay|ok|acceptable|justified|justifiable|excusable|right|the answer|"
+    r"fine|alright|funny|a joke)\b(?![^.!?]*\b(?:unless|but|except|if|when)\b)|"
+    # Who someone is, cleared of a charge: "being gay is not a choice", "being trans is nothing
+    # to be ashamed of".
+    r"^\W*being (?:a |an )?[\w-]+(?: [\w-]+)? (?:is not|isn'?t|is never|was never) (?:a choice|a "
+    r"disease|a sin|a crime|an illness|a mental illness|a phase|a disorder|a trend|contagious|"
+    r"wrong|unnatural|shameful|a weakness|a defect)\b(?![^.!?]*\b(?:disease|illness|sickness|"
+    r"disorder|sin|abomination|perversion|curse|crime|sick|wrong|unnatural|disgusting)\b)|"
+    r"^\W*being (?:a |an )?[\w-]+(?: [\w-]+)? is nothing to be ashamed of\b(?![^.!?]*\b(?:but|"
+    r"yet|though)\b)|"
+    # The mistreatment itself deplored: "I hate it when immigrants are treated like criminals".
+    r"\b(?:hate|hates|can'?t stand|cannot stand|sick of|tired of|(?:it'?s|it is) (?:so )?(?:sad|"
+    r"wrong|awful|unfair|shameful|disgusting|heartbreaking)|it breaks my heart) (?:it )?(?:when|"
+    r"how|that) (?:[\w'-]+ ){1,3}?(?:are|is|get|gets|keep getting|still get|were|got) (?:so "
+    r"often |always |still |constantly |routinely )?(?:treated (?:like|as) (?:criminals|animals|"
+    r"dirt|garbage|trash|terrorists|suspects|second-class \w+|outsiders)|treated (?:badly|"
+    r"unfairly|differently|with suspicion)|called names|mistreated|harassed|attacked|"
+    r"discriminated against|profiled|stereotyped|scapegoated|blamed for|bullied|insulted|mocked|"
+    r"excluded|demoni[sz]ed|targeted|beaten|spat on)\b(?![^.!?]*\b(?:but|yet|however|though|"
+    r"except)\b)|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
     rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
     rf"dog whistles?)\b|"
@@ -1397,7 +1469,8 @@ _ABUSE = re.compile(
     r"arseholes?|dickheads?|wankers?|tossers?|pricks?|twats?|shits?|lowlifes?|low lifes?|"
     r"worthless|useless|lazy|evil|(?:a |such a )?waste of (?:space|oxygen|air|skin)|"
     r"bloodsuckers?|blood-suckers?|leeches|a drain(?: on \w+)?|a burden(?: on \w+)?|crooks?|"
-    r"liars?|thieves|greedy|corrupt|incompetent|clueless|a joke)\b"
+    r"liars?|thieves|greedy|corrupt|incompetent|clueless|a joke|monsters?|sick|sickos?|psychos?|"
+    r"heartless|cruel|the lowest of the low)\b"
 )
 
 
@@ -1420,10 +1493,29 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     if found.re is _KIND_HATED:
         # The dislike is the abuse; what follows may add more, never a fate or violence.
         return not (lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(sentence))
+    if _STANDS_FOR_A_GROUP.search(found.group("conduct") or ""):
+        return False  # "people who wear hijabs are scum": the conduct names a group
     said = found.group("said")
+    # Violence in what they are said to do is the conduct ("people who kick puppies are
+    # monsters"); in what is said of them it is a threat.
+    conduct = found.group("conduct") or ""
+    outside = sentence.replace(conduct, " ", 1) if conduct else sentence
     return bool(_ABUSE.search(said)) and not (
-        lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(said)
+        lexicon.VIOLENCE_RE.search(outside) or _HOSTILE_FATE.search(said)
     )
+
+
+# Conduct that stands for who people are: their faith's dress or worship, their language, their
+# origin, their skin, whom they love.
+_STANDS_FOR_A_GROUP = re.compile(
+    r"\b(?:hijabs?|burqas?|burkas?|niqabs?|turbans?|kippahs?|kippot|yarmulkes?|headscarf|"
+    r"headscarves|veils?|saris?|pray\w*|mosques?|synagogues?|temples?|churches|church|ramadan|"
+    r"fast(?:ing)? for|speak (?:spanish|arabic|chinese|hindi|urdu|polish|russian|french|"
+    r"yiddish|hebrew|an?other language|with an accent)|accents?|come from|came from|born in|"
+    r"(?:dark|black|brown|white) skin|skin colou?r|sleep with (?:men|women)|date (?:men|women)|"
+    r"love (?:men|women)|like (?:men|women)|transition\w*|wheelchairs?|sign language|immigrat\w*|"
+    r"cross(?:ed)? the border)\b"
+)
 
 
 # Abuse of a thing: "this printer is a useless piece of garbage", "my laptop is trash" (harsh
@@ -1513,6 +1605,30 @@ _NOT_WAKING = re.compile(rf"\b(?:{_FAREWELL})\b")
 def bedtime(sentence: str) -> bool:
     """The sentence says the writer is going to bed, and nothing of not waking or of despair."""
     return bool(_BEDTIME.search(sentence)) and not _NOT_WAKING.search(sentence)
+
+
+# Sleep wished for a while, then waking: "I'm so tired of this week, I just want to sleep for
+# a month" (a length of time says the sleeper wakes; not beside pills, death or "forever").
+_SLEEP_A_WHILE = re.compile(
+    r"\b(?:want|wanna|need|going|gonna|could|would love|'d love|just want)\s+(?:to\s+)?sleep "
+    r"(?:for (?:a|an|one|two|three|four|five|a few|\d+) (?:whole )?(?:hours?|days?|weeks?|"
+    r"months?|years?)|all (?:day|weekend|week)|(?:till|until) (?:monday|tomorrow|noon|next \w+|"
+    r"the weekend|christmas|spring))\b"
+)
+_NEVER_WAKING = re.compile(
+    r"\b(?:forever|for ever|for good|never|not wake|won'?t wake|don'?t wake|pills?|tablets?|"
+    r"overdose|die|dying|dead|death|suicid\w*|kill|end it|end this|no point|goodbye|hopeless)\b"
+)
+
+
+def sleeps_a_while(sentence: str) -> bool:
+    """The writer wants to sleep for a stretch of time, and says nothing of not waking."""
+    return bool(_SLEEP_A_WHILE.search(sentence)) and not _NEVER_WAKING.search(sentence)
+
+
+def not_waking_anywhere(text: str) -> bool:
+    """The text speaks of not waking, of the means or of death, anywhere."""
+    return bool(_NEVER_WAKING.search(text))
 
 
 # The words self-harm is spoken in: the farewell words above, death and ending, the ways it is
@@ -1648,6 +1764,31 @@ def asks_why_no_one_can(sentence: str) -> bool:
     )
 
 
+# Why people feel as they do about a thing: "Why are some people afraid of spiders?", "Why do
+# kids love dinosaurs?" (people in general, no group; nothing said ill of anyone).
+_ASKS_WHY_PEOPLE_FEEL = re.compile(
+    r"^\W*(?:why|how come)\s+(?:are|do|does|is|would|can)\s+(?:(?:some|many|so many|most|a lot "
+    r"of|lots of|certain|other)\s+)?(?:people|persons|kids|children|adults|humans|babies|toddlers|"
+    r"folks|someone|somebody|others)\s+(?:so\s+|still\s+|often\s+|always\s+)?(?:(?:afraid|"
+    r"scared|frightened|terrified|fond|interested|obsessed|fascinated|allergic|addicted|attracted|"
+    r"drawn|nervous|anxious|excited|curious|passionate|bored|disgusted|grossed out|creeped out|"
+    r"into)\s+(?:of|by|to|about|in|with)\b|(?:fear|love|like|enjoy|dislike|collect|avoid|"
+    r"prefer|dread|crave)\s)[^?]*\?\s*$"
+)
+
+
+def asks_why_people_feel(sentence: str) -> bool:
+    """A question why people in general fear, like or are drawn to a thing, naming no group and
+    speaking ill of no one."""
+    unquoted = without_quotes(sentence).strip()
+    return (
+        _ASKS_WHY_PEOPLE_FEEL.match(unquoted) is not None
+        and not names_a_group(unquoted)
+        and not _speaks_ill(unquoted)
+        and not holds_contempt(unquoted)
+    )
+
+
 # A question of fact about what the law or an institution lets a group do: "Is it true that gay
 # people can't donate blood?", "Can trans people serve in the military?" (not "should ... be
 # allowed", which asks for an opinion on their rights).
@@ -1657,7 +1798,9 @@ _ASKS_WHAT_THE_RULES_ALLOW = re.compile(
     r"(?:(?!\bshould\b)[^?]){0,80}?\b(?:donate blood|give blood|adopt|marry|get married|vote|"
     r"serve (?:in the (?:military|army)|openly)|enlist|run for office|be ordained|become "
     r"(?:priests|rabbis|imams|bishops|citizens)|own (?:land|property)|inherit|get a passport|"
-    r"change (?:their|the) (?:legal )?(?:name|gender))\b[^?]*\?\s*$"
+    r"change (?:their|the) (?:legal )?(?:name|gender)|(?:allowed|permitted|forbidden) to "
+    r"(?:drink|eat|wear|pray|work|drive|date|celebrate|dance|fast|smoke|marry|travel|shave|use|"
+    r"play|listen|have|get|keep|go|touch|cut))\b[^?]*\?\s*$"
 )
 
 
@@ -1745,12 +1888,106 @@ _FOR_A_TRIFLE = re.compile(
 )
 
 
+# A pet's mischief: "my cat destroyed the couch again", "the dog ate my homework".
+_PET_MISCHIEF = re.compile(
+    r"\b(?:my|the|our|that|this) (?:\w+ )?(?:cat|kitten|dog|puppy|pup|hamster|parrot|bird|rabbit|"
+    r"bunny|ferret|goat|horse|pony)s?(?:'s)? (?:\w+ )?(?:destroy|chew|ate|eat|pee|poo|puke|threw "
+    r"up|throw up|knock|scratch|shred|rip|tore|tear|stole|steal|dug|dig|broke|break|bit|bite|"
+    r"woke|wake|spill|hid|hide|ruin)\w*\b"
+)
+
+
 def jocular(sentence: str) -> bool:
-    """Violent words as a joke: a laugh, and a trifle or a game as what would set them off."""
+    """Violent words as a joke: a laugh, and a trifle, a game or a pet's mischief as what would
+    set them off."""
     if not _LAUGH.search(sentence):
         return False
     return bool(
-        _TRIFLE.search(sentence) or _FOR_A_TRIFLE.search(sentence) or _GAME_RE.search(sentence)
+        _TRIFLE.search(sentence)
+        or _FOR_A_TRIFLE.search(sentence)
+        or _GAME_RE.search(sentence)
+        or _PET_MISCHIEF.search(sentence)
+    )
+
+
+# "So hard" after a verb that is no sex act: "she laughed so hard she cried", "he teased her so
+# hard".
+_SO_HARD = re.compile(
+    r"\b(?:laugh|cr(?:y|ied|ies)|work|tr(?:y|ied|ies)|push|teas|roast|stud(?:y|ied|ies)|train|"
+    r"practi[cs]|ran|run|kick|slam|shak|shook|hug|squeez|cheer|clap|sneez|cough|blush|fell|fall|"
+    r"rain|snow|pray|think|thought|fought|fight|swung|swing|threw|throw|hit|punch|scream|yell|"
+    r"sob|rolled|roll|smil|grinn?)\w* (?:\w+ )?so hard\b"
+)
+
+
+def hard_but_not_sexual(sentence: str) -> bool:
+    """The words 'so hard' say how hard someone laughed, worked or pushed, in a sentence with no
+    sexual word."""
+    return bool(_SO_HARD.search(sentence)) and not lexicon.SEXUAL_RE.search(sentence)
+
+
+# Skill at a game praised in violent words: "those kids are absolutely savage at dodgeball".
+_PROWESS = re.compile(
+    r"\b(?:savage|savages|a beast|beasts|a monster|monsters|a killer|killers|an animal|animals|a "
+    r"machine|machines|an assassin|assassins|ruthless|deadly|lethal|brutal|vicious|a menace|"
+    r"murderous) (?:at|in|on) (?:the |a )?(?:\w+ )?(?:dodgeball|tag|chess|tennis|golf|poker|"
+    r"basketball|football|soccer|hockey|volleyball|baseball|cricket|rugby|darts|pool|bowling|"
+    r"scrabble|monopoly|uno|trivia|quiz|karaoke|debates?|video games|games?|court|pitch|field|"
+    r"table|board|mat|ring|boards|sales|math|maths|spelling|arm wrestling|ping pong|badminton|"
+    r"fortnite|minecraft|fifa|mario ?kart|smash)\b"
+)
+
+
+def praises_prowess(sentence: str) -> bool:
+    """Violent words that praise skill at a game or a sport, and say nothing ill of anyone."""
+    return bool(_PROWESS.search(sentence)) and not _WORSE_THAN_MILD.search(sentence)
+
+
+# Harm met by going to the law: "If my sister's boyfriend hurts her again I'll call the police".
+_TURNS_TO_LAW = re.compile(
+    r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will|'re going to)|i'd|i "
+    r"would|i should|should i|i need to|i have to) (?:\w+ )?(?:call|phone|ring|get|report (?:him|"
+    r"her|them|it) to|go to|contact|tell) (?:the )?(?:police|cops|911|999|112|authorities|a "
+    r"lawyer|a restraining order|a protection order|child protective services|cps|social "
+    r"services)\b"
+)
+_I_DO_HARM = re.compile(
+    r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will)|i'd|i would) (?:\w+ )?"
+    r"(?:kill|hurt|beat|stab|shoot|break|smash|end|murder|punch|strangle|choke|bury|destroy|"
+    r"cut|make (?:him|her|them) (?:pay|regret))\b"
+)
+
+
+def turns_to_law(sentence: str) -> bool:
+    """The writer meets harm done to someone by calling the police or the like, and threatens
+    no harm of their own."""
+    return bool(_TURNS_TO_LAW.search(sentence)) and not _I_DO_HARM.search(sentence)
+
+
+# Encouragement said to the reader: "everybody likes you", "keep showing up", "proud of you".
+_ENCOURAGES = re.compile(
+    r"\b(?:(?:(?:everybody|everyone|the (?:whole )?(?:team|class|office|family)) (?:really )?"
+    r"(?:likes|loves|appreciates|respects|admires|misses|values)|(?:we|they) (?:all )?(?:really )?"
+    r"(?:like|love|appreciate|respect|admire|miss|value)) (?:you|having you)\b(?! to\b)|keep "
+    r"(?:showing up(?! (?:at|outside|near))|going|it up|up the good work|trying|pushing|at it|"
+    r"shining|being you)|(?:you'?re|"
+    r"you are) (?:doing (?:great|amazing|so well|well|fine|awesome)|(?:so |really )?(?:appreciated|"
+    r"loved|valued|missed|welcome))|(?:so |really )?proud of you|(?:you|people like you|someone "
+    r"like you) (?:are|'re|is) (?:so |really |truly |such )?(?:kind|nice|sweet|lovely|wonderful|"
+    r"amazing|awesome|generous|inspiring|talented|brilliant|a gift|a blessing|the best)\b(?! at "
+    r"(?:lying|ruining|hurting))|you(?:'ve| have) got this|don'?t "
+    r"give up)\b"
+)
+
+
+def encourages(sentence: str) -> bool:
+    """The sentence encourages or praises the reader, and says nothing ill of anyone."""
+    return (
+        bool(_ENCOURAGES.search(sentence))
+        and not _WORSE_THAN_MILD.search(sentence)
+        and not holds_contempt(sentence)
+        and not _speaks_ill(sentence)
+        and not NEGATION.search(sentence)
     )
 
 
@@ -1818,7 +2055,10 @@ _PLAIN_PRAISE = re.compile(
     rf"(?:(?:so|really|very|truly|just|such|{INTENSIFIERS}) )*(?:nice|"
     r"awesome|brave|smart|talented|hard-?working|honest|decent|fantastic|strong|clever|"
     r"intelligent|caring|generous|good|lovely|kind|great|wonderful|amazing|cool|beautiful|"
-    r"gorgeous|incredible|resilient|inspiring|valid)(?: and (?:so |really |very )?\w+)?"
+    r"gorgeous|incredible|resilient|inspiring|valid|an? (?:\w+ )?(?:part|pillar|asset|strength) "
+    r"of (?:this|our|the|my) (?:country|community|society|city|nation|team|history|culture|school|"
+    r"neighbou?rhood|family|workforce|economy|world|town|story|fabric))"
+    r"(?: and (?:so |really |very )?\w+)?"
     r"(?: (?:people|folks|neighbou?rs|friends|colleagues|humans|parents|workers))?\s*[.!]*"
 )
 
@@ -2048,6 +2288,16 @@ _FOREIGN_COUNTER = re.compile(
     rf"(?:c'?est|c est|est|serait|ist|ware|es|seria)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}(?!\w)|"
     rf"\b(?:c'?est|c est|es ist|es)\s+(?:\w+\s+)?{_FOREIGN_CONDEMNED}\s+(?:de dire|zu sagen|"
     rf"decir)\b|\b(?:arrete[zs]? de dire|hor(?:t)? auf zu sagen|deja(?:d)? de decir)\b|"
+    # The naming itself condemned: "ich finde es schlimm, dass Flüchtlinge als Parasiten
+    # bezeichnet werden", "je trouve ça honteux qu'on traite les migrants de rats", "me parece
+    # horrible que llamen ratas a los inmigrantes".
+    rf"\b(?:(?:ich finde|finde ich) es|es ist|je trouve (?:ca|cela)|c'?est|me parece|es)\s+"
+    rf"(?:\w+\s+)?"
+    rf"(?:schlimm|furchtbar|schrecklich|falsch|traurig|unertraglich|grauenhaft|"
+    rf"{_FOREIGN_CONDEMNED}|"
+    rf"horrible|triste|grave|affreux|terrible|lamentable|injusto|injuste)\s*,?\s*(?:dass|que|qu')\b"
+    rf"[^.!?]{{0,80}}\b(?:bezeichnet|genannt|beschimpft|betitelt|traite\w*|appel\w*|qualifi\w*|"
+    rf"llam\w*|trat\w*)\b|"
     # Hostility at those who mistreat a group: "je déteste quand les gens insultent les gays".
     rf"\b(?:je deteste|je hais|je ne supporte pas|ich hasse es|ich kann es nicht leiden|odio|"
     rf"detesto|no soporto)\s*,?\s*(?:quand|lorsque|wenn|cuando)\s+(?:les gens|on|quelqu'un|"
@@ -2078,7 +2328,7 @@ _KIND_CLAIM = re.compile(
     r"freedom|kindness|to be here)|should (?:have|get|be given) (?:the same |equal )?rights)\b|"
     r"^\s*(?:that\s+)?(?!(?:it|that|this|there)\b)\w+(?:\s+\w+)?\s+(?:are|is|should be)\s+"
     r"(?:\w+\s+)?(?:normal|natural|equal|equals|human|humans|people too|valid|smart|capable|decent|"
-    r"innocent|peaceful|harmless|welcome|intelligent)\b"
+    r"innocent|peaceful|harmless|welcome|intelligent|okay|ok|fine|acceptable|alright|all right)\b"
 )
 
 
@@ -2178,7 +2428,8 @@ def _said_of_speech(sentence: str, match: re.Match[str]) -> bool:
     """A counter-speech match, unless it is "should not be accepted" said of a group of people
     rather than of words or acts ("racism should not be tolerated"), or a condemnation of who
     people are ("it is wrong to be gay")."""
-    if _TO_BE_SOMEONE.match(sentence, match.end()):
+    # ("I don't think being gay is wrong" denies the condemnation that follows.)
+    if _TO_BE_SOMEONE.match(sentence, match.end()) and not _DOUBTING.search(match.group(0)):
         return False
     if not _NOT_TO_BE.match(match.group(0)):
         return True

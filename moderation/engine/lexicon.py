@@ -224,6 +224,11 @@ EXTRA_SLURS: tuple[str, ...] = (
     "nig nog",
     "yids",
     "shemales",
+    "homos",
+    "lesbo",
+    "lezzies",
+    "trannys",
+    "chinamen",
 )
 
 # What the members of a protected group are called, and the nouns a group is named with after

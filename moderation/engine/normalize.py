@@ -498,6 +498,9 @@ def _respellings() -> dict[str, str]:
                 for alike in _SOUNDS_ALIKE.get(letter, "")
             }
             variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
+        if word.endswith("s"):
+            # A plural spelt with "z", in a word of any length: "jewz", "ratz".
+            variants.add(word[:-1] + "z")
         for variant in variants - {word}:
             meant.setdefault(variant, set()).add(word)
     return {

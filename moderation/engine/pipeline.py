@@ -265,6 +265,11 @@ def _never(_text: str) -> bool:
     return False
 
 
+def _offers_help(sentence: str) -> bool:
+    """The sentence points the reader to help, as the self-harm check reads it."""
+    return rules.offers_help_about(sentence, sentence)
+
+
 # Learned flags cleared when every sentence that carries them reads so, unless the whole text
 # says what the third callable looks for.
 _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str], bool]], ...] = (
@@ -276,6 +281,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HATE_SPEECH", "HARASSMENT"), context.asks_help_as_target, _never),
     # "Why do Muslims pray five times a day?": a plain question about what a group does.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_plainly_about_a_group, _never),
+    # "Why are some people afraid of spiders?": why people feel as they do about a thing.
+    (("HATE_SPEECH", "HARASSMENT"), context.asks_why_people_feel, _never),
     # "Is it true that gay people can't donate blood?": a question of fact about the rules.
     (("HATE_SPEECH", "HARASSMENT"), context.asks_what_the_rules_allow, _never),
     # "Why are women paid less than men?": why a group is wronged, asked, and nowhere called
@@ -283,6 +290,16 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_wronged, context.approves_a_wrong),
     # "I'll kill you if you eat my leftovers lol": violent words over a trifle, with a laugh.
     (("VIOLENCE", "HARASSMENT"), context.jocular, _never),
+    # "If my sister's boyfriend hurts her again I'll call the police": harm met by the law.
+    (("VIOLENCE",), context.turns_to_law, _never),
+    # "If you ever feel like hurting yourself, please call a crisis line": help offered.
+    (("HARASSMENT", "VIOLENCE"), _offers_help, _never),
+    # "Those kids are absolutely savage at dodgeball": skill at a game praised.
+    (("HARASSMENT", "VIOLENCE"), context.praises_prowess, _never),
+    # "She laughed so hard she cried": "so hard" after no sex act.
+    (("SEXUAL",), context.hard_but_not_sexual, _never),
+    # "Hey Mark, everybody likes you. Keep showing up.": encouragement.
+    (("HARASSMENT",), context.encourages, _never),
     # "People who litter are scum": abuse of what people do, aimed at no one.
     (("HARASSMENT",), context.abuses_a_kind_of_conduct, _never),
     # "This shit is hilarious": a thing praised, with a swear word, aimed at no one.
@@ -303,6 +320,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     # "I'm going to sleep now, goodnight": going to bed is no farewell, unless the text speaks
     # anywhere of not waking, of a goodbye or of despair.
     (("SELF_HARM",), context.bedtime, context.not_waking),
+    # "I'm so tired of this week, I just want to sleep for a month": a sleep that ends.
+    (("SELF_HARM",), context.sleeps_a_while, context.not_waking_anywhere),
 )
 
 

@@ -698,6 +698,11 @@ _HATE_CALL = re.compile(
     r"chambers|the ovens|the final solution)|do (?:to (?:them|those \w+|these \w+) )?what "
     r"(?:the )?(?:nazis|hitler|the kkk) did|finish (?:what|the job) (?:hitler|the nazis) "
     r"started)"
+    # A joke whose point is a group member's death: "the best thing about a Jew is that you can
+    # burn him".
+    rf"|\b(?:best|only good|good|great|nice) thing (?:about|with) (?:an? |the )?(?:\w+ )?{_GROUP}"
+    r"[^.!?]{0,30}?\b(?:you can|you could|they can|they could|(?:they|he|she)(?:'re| are| is|'s)) "
+    r"(?:\w+ )?(?:burn|kill|gas|hang|shoot|lynch|drown|dead|die|gone|cremate|enslave)\w*"
 )
 
 
@@ -791,6 +796,9 @@ _ATROCITY_ENDORSED = re.compile(
     r"ultimately )?(?:a |an )?(?:good|great|right|justified|necessary|deserved|a good thing|"
     r"the right (?:\w+ )?(?:thing|system|call|answer|solution|idea)|for the best|well deserved|"
     r"not (?:that |so |even )?bad)\b|"
+    # Asked as settled: "why was the Holocaust a good thing?" (not "why was it a bad thing").
+    rf"\b(?:why|how) (?:was|were|is) {_ATROCITY}\s+(?:actually |really |ultimately )?(?:a |an )?"
+    r"(?:good|great|justified|necessary|deserved|a good thing|beneficial|positive|for the best)\b|"
     # Minimised: "slavery wasn't that bad", "colonialism had its benefits".
     rf"\b{_ATROCITY}\s+(?:wasn'?t|was not|weren'?t|were not|isn'?t)\s+(?:really\s+|even\s+|"
     r"actually\s+)?(?:that|so|all that)\s+bad\b|"
@@ -863,7 +871,8 @@ _UNFIT = re.compile(
 # "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
 # a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
 _FORCED_ON = re.compile(
-    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
+    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+"
+    rf"(?:to\s+)?"
     r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
     r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
     r"(?:taught|given) a lesson)\b"
@@ -895,6 +904,10 @@ _PRAISE_DENIED = re.compile(
     r"(?:welcome|wanted|trustworthy|capable|smart|intelligent|clever|honest|decent|good|nice|"
     r"civili[sz]ed|worthy|fit|equal|normal|real people|people|human beings?)\b"
     r"(?! (?:at|in|with|for) (?:math|maths|sports?|cooking|driving|chess|football))"
+    # "Being gay is never okay" (not "... is not okay with my parents").
+    rf"|\bbeing\s+(?:a\s+|an\s+)?{_IDENTITY}\s+is\s+(?:not|never|n't)\s+(?:\w+\s+)?(?:okay|ok|"
+    r"acceptable|normal|natural|right|fine|alright|moral|healthy)\b(?! (?:with|for|to) (?:my|his|"
+    r"her|their|our|some|many|most)\b)"
 )
 
 
@@ -1165,6 +1178,16 @@ _DEATH_WISHED_ON_PEOPLE = re.compile(
     r"burn(?:ed|t) alive|beheaded|gassed|exterminated|strung up|put down|stoned to death|"
     r"beaten to death|put against a wall)\b"
 )
+# A shot at people called for or relished: "I'd happily pull the trigger on anyone who votes
+# for that party", "we need to put a bullet in every politician who voted for this" (not "pull
+# the trigger on the deal", "a bullet in the chamber").
+_SHOT_CALLED = re.compile(
+    rf"(?:{_I_WILL}|{_CALLER}|\bi(?:'d| would) (?:happily |gladly |love to |like to )?)(?:happily "
+    r"|gladly )?(?:pull the trigger on|put (?:a|one|my) (?:bullet|round) (?:in|into|through))\s+"
+    r"(?:anyone|anybody|everyone|everybody|every (?:last |single )?(?:\w+ )?\w+|all "
+    rf"(?:the |of the |those |these )?(?:\w+ )?{_PEOPLE_PLURAL}|those (?:\w+ )?{_PEOPLE_PLURAL}|"
+    rf"these (?:\w+ )?{_PEOPLE_PLURAL})\b(?:\s+(?:who|that|in|at|on)\b)"
+)
 # People hunted with weapons: "grab your rifles and go hunting for Democrats", "load up, time
 # to hunt down some liberals" (not deer, bargains, or engineers hired).
 _PEOPLE_HUNTED = re.compile(
@@ -1225,6 +1248,11 @@ _HARM_SUFFERED = (
     r"(?:get|gets|got|getting|having) (?:their|his|her) (?:faces?|heads?|skulls?|teeth|brains?) "
     r"(?:smashed|bashed|kicked|caved|punched|stomped|knocked) (?:in|out)|"
     r"(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|rot|rotting|on fire)|"
+    # Heads cut off: "the cartel chopping that guy's head off".
+    r"(?:chop|cut|hack|saw|slic|rip|blow|tear)\w* (?:off )?(?:(?:that|this|the|a|some) (?:\w+ )?"
+    r"(?:guy|man|woman|person|kid|boy|girl|dude|soldier|prisoner|hostage|victim|snitch|cop)'s|his|"
+    r"her|their|someone'?s|somebody'?s|people'?s) (?:heads?|limbs|hands|fingers|arms|legs|faces?) "
+    r"off|"
     # The act named: "the video of the beheading was so satisfying".
     r"(?:the|a|that|this) (?:\w+ )?(?:beheading|lynching|stabbing|massacre|mass shooting|"
     r"school shooting)s?)"
@@ -1291,7 +1319,7 @@ _ENJOYERS_SPOKEN_OF = re.compile(
 # there (not "the old barn").
 _DWELLING = (
     r"(?:house|home|apartment|flat|place|car|shop|store|restaurant|mosque|church|synagogue|"
-    r"temple|gurdwara|shelter|camp|trailer)s?"
+    r"temple|gurdwara|shelter|camp|trailer|room|bedroom|tent|caravan|building|cabin)s?"
 )
 _ARSON_CALLED = re.compile(
     rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov|"
@@ -1305,7 +1333,17 @@ _VIOLENT_FANTASY = re.compile(
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
     rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
-    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b(?!'s)"
+    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b(?!'s)|"
+    # "Sometimes I fantasize about pushing my boss down the stairs", "I keep picturing smashing
+    # his face in".
+    rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
+    rf"daydream|daydreaming|imagine|imagining|picture|picturing) (?:about |of )?(?:slowly |"
+    rf"finally )?(?:pushing|throwing|shoving)\s+(?:\w+\s+)?{_PERSON}\s+(?:down|off|in front of|"
+    rf"out of|under)\b|"
+    rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
+    rf"daydream|daydreaming|imagine|imagining|picture|picturing) (?:about |of )?(?:slowly |"
+    rf"finally )?(?:smashing|bashing|punching|kicking|caving|beating) (?:in )?(?:{_PERSON}'s|his|"
+    rf"her|their) (?:face|head|skull|teeth)\b"
 )
 # The same in French, German and Spanish: "quelqu'un devrait brûler leur appartement",
 # "jemand sollte ihre Wohnung anzünden", "alguien debería quemar su casa"; and suffering
@@ -1481,11 +1519,17 @@ _REPORTED_BELIEF = re.compile(
 _ABUSE_ENDORSED = re.compile(
     r"\b(?:beating|hitting|slapping|punching|choking|kicking|smacking|raping|abusing)\s+(?:your|a|"
     r"the|my|his|their)\s+(?:wife|wives|husband|partner|girlfriend|boyfriend|kids?|children|child|"
-    r"son|daughter|woman|women)\s+(?:is|are)\s+(?:totally |perfectly |completely |just )?"
-    r"(?:fine|ok|"
+    r"son|daughter|woman|women)\s+(?:is|are)\s+(?:totally |perfectly |completely |just |sometimes "
+    r"|occasionally |often |really |actually |honestly )?(?:fine|ok|"
     r"okay|acceptable|justified|normal|good|necessary|alright|all right|healthy|deserved|"
-    r"discipline)\b|"
-    r"\bit'?s (?:totally |perfectly |completely )?(?:fine|ok|okay|acceptable|normal|good) to "
+    r"discipline|the only way|needed|called for)\b|"
+    # "... to keep her in line".
+    r"\b(?:beat|hit|slap|punch|smack|choke|kick)(?:ing|s)?\s+(?:your|a|the|my|his|their)\s+"
+    r"(?:wife|girlfriend|partner|woman|women|husband)\b[^.!?]{0,40}?\bto keep (?:her|him|them) "
+    r"in (?:line|check|her place|his place|their place)\b|"
+    r"\bit'?s (?:totally |perfectly |completely |sometimes )?(?:fine|ok|okay|acceptable|normal|"
+    r"good|"
+    r"necessary) to "
     r"(?:beat|hit|slap|punch|choke|kick|rape|abuse) (?:your|a|the) (?:wife|husband|partner|"
     r"girlfriend|boyfriend|kids?|children|child|woman)\b"
 )
@@ -1707,6 +1751,7 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
         )
     death_wished = (
         _DEATH_WISHED_ON_PEOPLE.search(normalized)
+        or _SHOT_CALLED.search(normalized)
         or _VIOLENCE_WISHED_DONE.search(normalized)
         or _ARSON_CALLED.search(normalized)
         or _VIOLENT_FANTASY.search(normalized)
@@ -1822,6 +1867,31 @@ _PRESSURE = re.compile(
     r"see))\b|"
     r"\bso (?:people|everyone|they) can (?:pay|visit|find|see)\b"
 )
+# A person called a sexual slur, a predator or a criminal, and the word spread: "Jessica is such
+# a slut, she's slept with half the team, pass it on", "share this: Tom from accounting is a
+# pedophile".
+_SMEAR = re.compile(
+    r"\b(?:she|he|[a-z]+(?: (?:from|in|at) (?:the )?\w+)?)(?:'s| is) (?:such |a total |a complete "
+    r"|a real |a dirty |an absolute |a fucking )?(?:an? )?(?:\w+ )?(?:slut|whore|skank|slag|"
+    r"tramp|hoe|thot|pedo|pedophile|paedophile|rapist|child molester|groomer|nonce)s?\b"
+)
+_SPREAD_WORD = re.compile(
+    r"\b(?:pass (?:it|this) (?:on|around)|spread (?:it|this|the word)|tell (?:everyone|everybody|"
+    r"all your friends|the whole (?:school|class|team|office))|let (?:everyone|everybody) know|"
+    r"(?:everyone|everybody) (?:should|needs to|has to|must) know|share (?:this|it)|repost|"
+    r"retweet|make (?:this|it) go viral)\b"
+)
+# A fake profile or ad made in someone's name: "I made a fake profile of my ex with her number
+# so random guys would call her".
+_IMPERSONATION = re.compile(
+    r"\b(?:i|we)(?:'ve| have)? (?:made|created|set up|put up|posted|opened|started|am making|'m "
+    r"making)\s+(?:a |an |some )?(?:\w+ )?fake (?:\w+ )?(?:profiles?|accounts?|ads?|listings?|"
+    r"pages?|posts?)\s+(?:of|as|pretending to be|in the name of|with the (?:name|photos|pictures|"
+    r"number) of)\s+(?:(?:my|his|her|their|that|this|the)\s+(?:\w+\s+)?(?:ex|ex-?\w+|boss|"
+    r"teacher|coworker|co-worker|colleague|classmate|neighbou?r|sister|brother|mom|mum|dad|wife|"
+    r"husband|girlfriend|boyfriend|friend|crush|roommate|landlord|girl|guy|woman|man|kid|student|"
+    r"teammate|stepdad|stepmom|cousin|rival|bully|manager|partner)s?|her|him)\b"
+)
 # A sexual demand with a pet name: "hey sweetheart, smile more for me. and maybe bend over too".
 _PET_NAME = re.compile(
     r"\b(?:sweetheart|sweetie|babe|baby ?girl|honey|darling|sexy|gorgeous|princess|hot stuff|"
@@ -1878,6 +1948,13 @@ _VEILED_THREAT = re.compile(
     r"(?:when (?:there'?s no|we meet|i see you|i find you|you'?re alone|it'?s just)|in person|"
     r"face to face|offline|irl)|"
     r"\bno screen between us\b|"
+    # "That bitch better watch her back", "you're a dead man", "he's a dead man walking, tell
+    # him I said that".
+    r"\b(?:better|had better|'d better) watch (?:your|his|her|their) backs?\b|"
+    r"\b(?:you'?re|you are|ur|he'?s|he is|she'?s|she is|they'?re|they are) (?:a )?dead (?:man|"
+    r"woman|men|meat)\b(?! walking\b)|"
+    r"\b(?:you'?re|you are|he'?s|he is|she'?s|she is) a dead (?:man|woman) walking\b[^.!?]{0,20}?"
+    r"\btell (?:him|her|them)\b|"
     # An "accident" foretold for someone's family: "your kids are going to have an accident".
     r"\byour (?:kids?|children|son|daughter|wife|husband|family|mum|mom|dad|parents|sister|"
     r"brother) (?:is|are|might|may|could) (?:going to |gonna )?(?:have|get into|be in|meet "
@@ -1896,7 +1973,27 @@ _VEILED_THREAT = re.compile(
     # Injuries foretold: "you'll be eating through a straw", "picking up your teeth".
     r"\byou(?:'ll| will| are going to| are gonna|'re going to|'re gonna) be (?:eating through a "
     r"straw|drinking (?:your meals )?through a straw|picking (?:up )?your teeth|spitting (?:out )?"
-    r"(?:your )?teeth|needing (?:an ambulance|a new face|a dentist))\b"
+    r"(?:your )?teeth|needing (?:an ambulance|a new face|a dentist))\b|"
+    # An "accident" foretold for someone the writer holds a grudge against: "the kid who bullied
+    # my son is going to have a very bad accident on his way home" (not a warning: "if he keeps
+    # driving like that").
+    r"\b(?:he|she|they|(?:that|this|the) (?:\w+ )?\w+(?: who \w+ [^.!?]{0,30}?)?)(?:'s| is| are|"
+    r"'re)? (?:going to|gonna|about to|bound to) (?:have|meet with|suffer) an? (?:very |really )?"
+    r"(?:nasty|terrible|unfortunate|bad|tragic|little|horrible|serious|fatal) accident\b"
+    r"(?![^.!?]*\b(?:if|unless|the way|with how|at this rate|driving|drives|drunk)\b)|"
+    # Lying in wait the next time someone does it: "next time that ref makes a bad call I'm
+    # waiting for him in the parking lot".
+    r"\bnext time (?:he|she|they|you|(?:that|this|the) (?:\w+ )?\w+)\b[^.!?]{0,50}?\b(?:i'?m|i am|"
+    r"i'?ll be|i will be|we'?re|we'?ll be) (?:gonna be |going to be )?waiting for (?:him|her|them|"
+    r"you)\b"
+)
+# A grudge, where the person can be found, and a weapon to hand, over a sentence or two: "he's
+# going to regret this. I know where he parks and I've got a crowbar".
+_GRUDGE_ARMED = re.compile(
+    r"\b(?:going to|gonna|will|'ll) (?:regret|pay for) (?:this|that|it|what (?:he|she|they) did)\b"
+    r"[^!?]{0,80}?\bi know where (?:he|she|they|you) (?:lives?|parks?|works?|sleeps?|drinks?)\b"
+    r"[^!?]{0,60}?\b(?:crowbar|bat|knife|gun|hammer|machete|pipe|brick|tire iron|axe|rifle|"
+    r"pistol|shotgun)\b"
 )
 
 
@@ -1928,10 +2025,25 @@ _STALKING = re.compile(
     r"kill yourself|delete|unblock)\b|"
     r"\byou can'?t block me forever\b|"
     # Urged on others: "keep sending him messages from new accounts every hour until he breaks".
-    r"\b(?:keep|start|let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?)(?:messag|text|call|"
+    r"\b(?:keep |start |let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?)(?:messag|text|"
+    r"call|"
     r"email|dm|spam|ping|tag|send)\w*\s+(?:him|her|them|that \w+|this \w+|my ex)\b[^.!?]{0,50}?"
     r"\buntil (?:he|she|they) (?:breaks?|cracks?|snaps?|gives? in|gives? up|cr(?:y|ies)|quits?|"
     r"leaves?|loses? it|goes? (?:crazy|insane)|kills? (?:himself|herself|themselves)|unblocks?)\b|"
+    # "Keep showing up at her house until she talks to you."
+    r"\b(?:keep |start |let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?|i(?:'ll| will) "
+    r"keep )(?:showing up|turning up|waiting|hanging around|parking|calling) (?:at|outside|near|"
+    r"by) "
+    r"(?:her|his|their|my ex'?s) (?:house|place|home|work|job|door|school|flat|apartment|office)\b"
+    r"[^.!?]{0,50}?\buntil (?:he|she|they)\b|"
+    # Asked for: "help me write messages to send my ex every hour until she answers".
+    r"\b(?:messag|text|dm|contact|call|email|send|ping)\w*\s+(?:to\s+)?(?:my ex|my ex-?\w+|my "
+    r"crush|that (?:girl|guy)|this (?:girl|guy)|(?:him|her|them)(?=[^.!?]{0,60}\buntil (?:he|she|"
+    r"they) (?:gives? in|takes? me back|unblocks? me|forgives? me|agrees?|breaks?)))\b"
+    r"[^.!?]{0,40}?\b(?:every (?:hour|minute|few minutes|day|night|morning)|nonstop|non-stop|"
+    r"constantly|over and over|all day|all night|(?:hundreds|dozens) of times)\b[^.!?]{0,30}?"
+    r"\buntil (?:he|she|they) (?:answers?|repl(?:y|ies)|responds?|picks? up|gives? in|talks? to "
+    r"me|takes? me back|unblocks? me|forgives? me|agrees?|breaks?)\b|"
     r"\b(?:messag|text|dm|contact|call|email|harass|send)\w*\s+(?:him|her|them|my ex|that \w+)\s+"
     r"(?:\w+\s+){0,2}?from (?:new|fake|different|burner|alt|multiple) (?:accounts|profiles)\b|"
     # Told of someone else: "I've been following her home from the bus stop every night, she
@@ -2038,7 +2150,9 @@ def detect_intimidation(normalized: str) -> list[Finding]:
     violence wished on someone."""
     # A denial governs its own sentence: "I would never post your address" is no threat.
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
-    if any(_VEILED_THREAT.search(s) for s in said):
+    if any(_VEILED_THREAT.search(s) for s in said) or (
+        _GRUDGE_ARMED.search(normalized) and not _NEGATED.search(normalized)
+    ):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
     if any(_STALKING.search(s) or _BRIGADING.search(s) or _TORMENT.search(s) for s in said):
         return [
@@ -2066,6 +2180,19 @@ def detect_intimidation(normalized: str) -> list[Finding]:
                 "HIGH",
                 0.9,
                 "Sexually harasses a person, or blames their clothes for it.",
+            )
+        ]
+    if any(_IMPERSONATION.search(s) for s in said) or (
+        any(_SPREAD_WORD.search(s) and not s.rstrip().endswith("?") for s in said)
+        and any(_SMEAR.search(s) for s in said)
+    ):
+        return [
+            Finding(
+                "HARASSMENT",
+                ("HARASSMENT",),
+                "HIGH",
+                0.85,
+                "Smears a person by name or impersonates them to have others torment them.",
             )
         ]
     exposes = any(_EXPOSE.search(s) or _CROWD_AT_DOOR.search(s) for s in said)
@@ -2621,6 +2748,11 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:i )?(?:wish i (?:was|were) dead|don'?t want to (?:live|be alive|wake up)|"
     r"no reason to (?:live|keep going)|better off (?:dead|without me)|can'?t go on anymore|"
     r"tired of (?:living|being alive))\b|"
+    # "I just want to sleep forever" (said on its own, not "this bed is so cozy I want to ...").
+    r"(?:^|[,;:]\s*|\b(?:just|honestly|sometimes|really|and|so)\s+)i (?:just |really )?(?:want|"
+    r"wanna|"
+    r"wish i could) (?:to )?(?:go to )?sleep (?:forever|for ever|permanently|and never wake)\b"
+    r"(?![^.!?]*\b(?:cozy|cosy|comfy|comfortable|soft|warm)\b)|"
     # No point left in living: "I don't see the point in living anymore", "there's no reason to
     # go on" (not "no point in living in a city", "without music").
     r"\b(?:no|(?:don'?t|do not|can'?t|cannot) see (?:the|a|any)|what'?s the) (?:point|reason) "
@@ -2642,7 +2774,14 @@ _SELF_HARM_INTENT = re.compile(
     r"decorations?|costume|prop|haunted|play|film|movie|western|scouts?|knot[- ]tying)\b)|"
     r"best way to (?:kill myself|commit suicide|cut|hang myself)|how to (?:kill myself|commit "
     r"suicide|cut (?:myself )?without|hide (?:my )?(?:cuts|scars)))\b|"
-    r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b"
+    r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b|"
+    # Starving to see how thin or until fainting: "I stopped eating three days ago, I want to see
+    # how thin I can get before I pass out".
+    r"\b(?:i (?:stopped|quit) eating|i (?:haven'?t|have not|didn'?t|did not) eat(?:en)? "
+    r"(?:anything |"
+    r"a thing )?(?:in|for)|i'?m not eating|i (?:won'?t|will not) eat)\b[^.!?]{0,80}?\b(?:how "
+    r"(?:thin|skinny|light|small)|until i (?:pass out|faint|collapse|black out|disappear)|before i "
+    r"(?:pass out|faint|collapse|black out)|see my (?:bones|ribs|hip ?bones)|(?:thigh|thigh-)gap)\b"
 )
 # Telling someone to harm or end themselves: "just kys", "you should cut yourself", "jump off a
 # bridge please", "do everyone a favour and drink bleach" (a sentence's first words, or after an
@@ -3093,7 +3232,7 @@ _FOREIGN_CHILD_EXPLOITATION = re.compile(
 _MINOR_REF = (
     r"(?:(?:an?|the|my|this|that|one of the|her|his|their|our|\w+'?s)\s+)?(?:"
     + _UNDER_18
-    + r"|kids?|child|children|minors?|little (?:girl|boy)s?|young "
+    + r"|kids?|child|children|minors?|little (?:girl|boy)s?|little ones|young "
     r"(?:girl|boy)s?|teens?|teenagers?|underage \w+|boys|girls|(?:girl|boy)s? (?:from|in|on) "
     r"(?:my|the|his|her) (?:class|school|team|street))"
 )
@@ -3137,18 +3276,54 @@ _SEXUALISED_BODY = re.compile(
     r"perfect|nice) (?:little )?(?:ass|tits)|sexy (?:little )?(?:body|ass|legs|figure|bod)|(?:so|"
     r"such|really|very) sexy\b(?! (?:dress|outfit|clothes|costume|top|skirt|shoes)))"
 )
+# A child's body admired, and the writer fixated on the child: "my stepdaughter is 13 and has a
+# great body, I can't stop thinking about her".
+_BODY_ADMIRED = re.compile(
+    r"\b(?:great|amazing|nice|perfect|banging|killer|beautiful|gorgeous|incredible) (?:little )?"
+    r"(?:body|figure|curves|legs|ass|butt|chest)\b|\b(?:so |very |well )?developed for (?:her|his) "
+    r"age\b"
+)
+_FIXATED = re.compile(
+    r"\b(?:can'?t stop (?:thinking about|looking at|staring at|imagining)|(?:turns?|turned) me on|"
+    r"makes? me (?:hard|wet|horny)|i want (?:her|him) so bad|fantasi[sz]\w* about|obsessed with)"
+    r"\b"
+)
+# Desire for children said outright: "teen boys are the hottest, especially the ones in middle
+# school", "little girls are so sexy".
+_MINORS_DESIRED = re.compile(
+    r"\b(?:(?:middle|junior high|elementary|primary|grade) school(?:ers| (?:boys|girls|kids))?|"
+    r"preteens?|pre-teens?|little (?:girls|boys)|schoolgirls|schoolboys|young (?:girls|boys))\b"
+    r"[^.!?]{0,30}?\b(?:are|is) (?:so |the |really |just )?(?:hot|hottest|sexy|sexiest|fuckable|"
+    r"tempting|irresistible|arousing)\b(?! (?:in|today|outside|after|from|when|they'?ve|it'?s)\b)|"
+    r"\b(?:kids|children|minors)\b[^.!?]{0,30}?\b(?:are|is) (?:so |the |really |just )?(?:sexy|"
+    r"sexiest|fuckable|arousing)\b|"
+    r"\bteen(?:age)? (?:boys|girls)\b[^.!?]{0,30}?\b(?:are|is) (?:so |the |really |just )?(?:hot|"
+    r"hottest|sexy|sexiest|fuckable)\b[^.!?]{0,60}?\b(?:middle school|junior high|under (?:1[0-8]|"
+    r"age)|(?:1[0-5]|[1-9])[- ]?(?:year|yo)|the younger)"
+)
 _WATCHING_CHILDREN = re.compile(
     r"\bi (?:like|love|enjoy|want to|wanna|get off on|have been|keep)\s+(?:\w+\s+)?(?:watch\w*|"
     r"spy\w*|peep\w*|film\w*|record\w*|star\w*|look\w* at)\b[^.!?]{0,30}\b(?:little girls?|"
     r"little boys?|kids|children|young girls|young boys|minors|(?:school)?girls|(?:school)?boys)"
     r"\b[^.!?]{0,40}\b(?:changing rooms?|locker rooms?|showers?|bathrooms?|toilets?|undress\w*|"
-    r"getting changed|changing|in their underwear|naked)\b"
+    r"getting changed|changing|in their underwear|naked)\b|"
+    # "I love babysitting because I get to see the little ones naked."
+    r"\bi (?:get to|like to|love to|want to|wanna|enjoy)\s+(?:see|seeing|watch|watching|look at|"
+    r"looking at|peek at)\s+(?:the |those |these )?(?:little ones|kids|children|little girls?|"
+    r"little boys?|young girls|young boys|toddlers)\s+(?:naked|undress\w*|in their underwear)\b"
 )
 _CHILD_CONSENT = re.compile(
     rf"\b(?:kids|children|minors|(?:{_UNDER_18})|(?:kids|children|girls|boys|teens) (?:that|of "
     r"that|her|his|their) age)\b[^.!?]{0,40}\b(?:(?:are|is) (?:old enough|mature enough|able|"
     r"capable|ready) to (?:consent|have sex)|can (?:consent|give consent)|should be (?:able|"
-    r"allowed) to consent)\b|\blower(?:ed|ing)? the age of consent to (?:1[0-5]|[1-9])\b"
+    r"allowed) to consent)\b|\blower(?:ed|ing)? the age of consent to (?:1[0-5]|[1-9])\b|"
+    # "What age is it okay to start touching kids sexually?"
+    rf"\b(?:what|which) age\b[^.!?]{{0,30}}\b(?:okay|ok|fine|acceptable|alright|normal)\b"
+    rf"[^.!?]{{0,30}}\b(?:touch\w*|fondl\w*|kiss\w*|sleep\w* with|hav\w* sex with)\s+(?:kids|"
+    rf"children|minors|a child|a kid|little (?:girls?|boys?)|girls|boys)\b[^.!?]{{0,20}}?"
+    rf"\bsexually\b|"
+    rf"\b(?:touch\w*|fondl\w*|kiss\w*)\s+(?:kids|children|minors|a child|a kid|little "
+    rf"(?:girls?|boys?))\s+sexually\b"
 )
 # Sexual writing or role-play with a child in it (the three within a short stretch of text).
 _AGE_WORDS = re.compile(
@@ -3161,7 +3336,8 @@ _MAKE_BELIEVE = re.compile(
 )
 _SEXUALISED = re.compile(
     r"\b(?:sexual(?:ly)?|sex|erotic|flirty|flirt|nsfw|explicit|sexy|lewd|naked|nude|seductive|"
-    r"seduc\w*|aroused|molested|in bed with)\b"
+    r"seduc\w*|aroused|molested|in bed with|(?:los(?:es|ing|t)|lose) (?:her|his|their) virginity|"
+    r"wants? to kiss me|kiss(?:es|ing)? me|make out with me|making out|in bed with me|on my lap)\b"
 )
 
 
@@ -3190,6 +3366,10 @@ _MET_ONLINE = re.compile(
     r"whatsapp|telegram|the internet|a game|an app))\b"
 )
 _MEET_ALONE = re.compile(
+    r"\b(?:get|have|convince|persuade|ask|make)\s+(?:her|him|them)\s+(?:to\s+)?(?:meet|see|"
+    r"visit)\s+"
+    r"(?:me|us)\s+(?:up\s+)?(?:alone|in private|in person|somewhere (?:private|quiet)|at my "
+    r"(?:place|house|flat|apartment|hotel))\b|"
     r"\b(?:meet|see|pick up|take|get)\s+(?:her|him|them)\s+(?:up\s+)?(?:alone|in private|"
     r"somewhere (?:private|quiet)|at my (?:place|house|flat|apartment|hotel)|in my car|"
     r"(?:at|to) a hotel|without (?:her|his|their) parents)\b"
@@ -3210,7 +3390,7 @@ def _adult_with_child(sentence: str) -> bool:
 # A child named as a child (not "girls" or "teens", which are said of adults too).
 _A_YOUNG_CHILD = re.compile(
     r"\b(?:(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen)[- ]years?[- ]olds?|kids?|child|children|little (?:girl|boy)s?|young "
+    r"seventeen)[- ]years?[- ]olds?|kids?|child|children|little (?:girl|boy)s?|little ones|young "
     r"(?:girl|boy)s?|toddlers?|preteens?|pre-teens?|schoolgirls?|schoolboys?|underage \w+)\b"
 )
 # Sexual contact, arousal or the undressing of the person named: "touched her small breasts",
@@ -3405,9 +3585,19 @@ def detect_minor_sexual(normalized: str, sexual_score: Callable[[], float]) -> l
     minors = lexicon.lexicon_counts(normalized)["minor"] or _AGE.search(normalized)
     if not minors:
         return []
-    if not _PROTECTIVE.search(normalized) and any(
-        (_AGE.search(s) or _MINOR.search(s)) and _SEXUALISED_BODY.search(s)
-        for s in sentences(normalized)
+    if not _PROTECTIVE.search(normalized) and (
+        any(
+            (_AGE.search(s) or _MINOR.search(s)) and _SEXUALISED_BODY.search(s)
+            for s in sentences(normalized)
+        )
+        or (
+            any(
+                (_AGE.search(s) or _MINOR.search(s)) and _BODY_ADMIRED.search(s)
+                for s in sentences(normalized)
+            )
+            and _FIXATED.search(normalized)
+        )
+        or _MINORS_DESIRED.search(normalized)
     ):
         return [_child_finding("Sexualises a child's body.")]
     explicit = _EXPLICIT.findall(normalized)
@@ -3597,13 +3787,14 @@ _RELATION = (
     r"dad|mom|mum|step-?(?:dad|mom|mum|father|mother|son|daughter|brother|sister)|brother|"
     r"sister|son|daughter|baby|uncle|aunt|cousin|nephew|niece|grandma|grandpa|grandmother|"
     r"grandfather|grandparents|parents|in-?laws|(?:mother|father)-in-law|friend|bully|rival|"
-    r"enemy|student|pupil|patient|employee|employer|crush|date|kids?|child|children)"
+    r"enemy|student|pupil|patient|employee|employer|crush|date|kids?|child|children|family)"
 )
 _PERSON = (
     r"(?:someone|somebody|anyone|a person|people|a human|kids|children|him|her|them|"
     r"(?:an?|the|this|that) (?:\w+ )?(?:man|woman|person|guy|girl|boy|kid|child|baby|toddler|"
-    r"teen|teenager|stranger|lady|dude|cop|police officer|guard|politician|witness|president)|"
-    rf"(?:my|his|her|their|our|your|a) (?:\w+'?s? )?{_RELATION}|"
+    r"teen|teenager|stranger|lady|dude|cop|police officer|guard|politician|witness|president|"
+    r"prisoner|hostage|inmate|captive|informant|snitch|hitchhiker|homeless (?:man|woman|person))|"
+    rf"(?:my|his|her|their|our|your|an?) (?:\w+'?s? )?{_RELATION}|"
     r"(?:my|his|her|their|our|your|a|the) (?:\w+'?s? )?(?:dog|cat|puppy|kitten|pet|horse)|"
     r"(?:an? )?(?:old|elderly) (?:man|woman|person|people))"
 )
@@ -3612,14 +3803,17 @@ _NOT_A_PET = (
     r"horse))"
 )
 # Not the owner of what is named next: "get rid of my cat's fleas".
-_VICTIM = _PERSON + r"(?!'s\b)"
+_VICTIM = _PERSON + r"(?!')"
 _HURT = (
     r"(?:hurt|injure|harm|poison|kill|murder|stab|strangle|choke|suffocate|smother|drown|drug|"
     r"sedate|kidnap|abduct|beat up|beat|torture|maim|disable|cripple|paraly[sz]e|blind|attack|"
-    r"assault|punch|hit|slap|kick|shoot|run over|push|electrocute|starve|mutilate|dismember|"
+    r"assault|punch|hit|slap|kick|shoot|run over|electrocute|starve|mutilate|dismember|"
+    # (Not urged on: "push my kids to study".)
+    r"push(?!\s+(?:\w+'?s?\s+){1,2}(?:to|into|harder|forward|through|towards|away|aside|back)\b)|"
     r"behead|lynch|rape|molest|sexually assault|break (?:the|a) (?:neck|arm|leg) of|get rid of|"
+    r"butcher|slaughter|choke out|knock out|"
     r"make (?:\w+ )?disappear|burn|set fire to|gut|disembowel|flay|skin|decapitate|execute|"
-    r"crucify|bury alive|bury|hang|impale|castrate)"
+    r"crucify|bury alive|bury|hang|impale|castrate|gas)"
 )
 # Harassment and control: bullying, intimidating, stalking and spying on someone.
 _HARASS = (
@@ -3627,12 +3821,29 @@ _HARASS = (
     r"gaslight|manipulate|isolate|blackmail|extort|stalk|spy on|cyberbully|shame|"
     r"get back at|ruin the life of|ruin)"
 )
+# Parts of a body broken or cut in a request to hurt ("snap a dog's neck").
+_BODY_HURT = (
+    r"(?:neck|throat|skull|spine|back|windpipe|jaw|legs?|arms?|wrists?|ribs|kneecaps?|knees?|"
+    r"fingers?|face|head|heart)"
+)
+# Hurting named as what a tool is for ("a knife for slitting ...").
+_HURTING = (
+    r"(?:killing|murdering|stabbing|strangling|choking|slitting|cutting|poisoning|shooting|"
+    r"torturing|beating|drowning|suffocating|smothering|hanging|gutting|maiming|hurting|"
+    r"injuring|attacking|knocking out|breaking|snapping|slashing)"
+)
 _HARMFUL_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
     # Harm hidden or escaped: "how do I get away with hitting my kids".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|hide|cover up|not get caught)\s+"
     rf"(?:\w+\s+)?(?:hitting|beating|hurting|killing|murdering|poisoning|abusing|raping|stabbing|"
     rf"shooting|drugging|starving|choking|kicking|slapping|punching|strangling)\s+{_VICTIM}\b"
+    # Harm done unseen: "where can I shoot someone in Paris without the police catching me",
+    # "the best way to execute a prisoner without leaving evidence".
+    rf"|\b(?:i|we|to)\b[^.!?]{{0,30}}?\b{_HURT}\s+{_VICTIM}\b(?!\s+(?:up|to|into|for|out)\b)"
+    r"[^.!?]{0,40}?\bwithout (?:anyone|anybody|the (?:police|cops|neighbou?rs)|getting (?:caught|"
+    r"arrested)|being (?:caught|seen|noticed)|leaving (?:any )?(?:evidence|marks|traces?|a trace|"
+    r"fingerprints|dna|bruises)|a trace|(?:him|her|them) (?:noticing|knowing|seeing))"
     # Killing in a hitman's words: "walk me through how you'd take out my business partner"
     # (not "take out my girlfriend for dinner").
     rf"|\b{_ASK}\s+(?:[\w']+\s+){{0,2}}?(?:take out|bump off|knock off|whack|eliminate|off)\s+"
@@ -3644,6 +3855,32 @@ _HARMFUL_HOWTO = re.compile(
     rf"breakfast|water|wine|beer|soup|juice|smoothie|medicine|medication|pills|insulin|inhaler)\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:knock|beat|rough|bump|finish|snuff)\s+{_VICTIM}\s+"
     rf"(?:out|up|off)\b"
+    # A body broken or cut: "how do I snap a dog's neck", "how to slit someone's throat".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:snap|break|wring|twist|crush|slit|cut|slash|smash|"
+    rf"fracture|cave in|bash in|gouge out)\s+{_PERSON}'s\s+(?:\w+\s+)?{_BODY_HURT}\b"
+    # Run down on purpose: "how can I run someone over and get away with it".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|mow)\s+{_VICTIM}\s+(?:over|down)\b"
+    rf"(?!\s+(?:to|there|here|the|a|for|with)\b)"
+    # A tool or way named for hurting: "what's the best knife for slitting a throat".
+    rf"|\b(?:best|good|right|sharpest|easiest|quietest|quickest|surest|most effective|ideal|"
+    rf"perfect)\s+(?:\w+\s+)?(?:knife|knives|blade|weapon|gun|rifle|poison|tool|rope|chemical|"
+    rf"drug|pills?|way|method|spot|place|angle)\s+(?:for|to)\s+(?:{_HURTING}|kill|murder|stab|"
+    rf"strangle|choke|poison|shoot|slit|cut|hurt|drown|suffocate|smother|torture|beat)\s+"
+    rf"(?:{_VICTIM}|(?:a|someone'?s|somebody'?s|his|her|their|a (?:person|man|woman|kid)'?s) "
+    rf"{_BODY_HURT})\b"
+    # A vehicle made to crash: "how do I sabotage my brother's car brakes".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:sabotage|cut|tamper with|mess with|loosen|drain|"
+    rf"disable)\s+(?:the\s+)?(?:(?:brakes?|brake (?:lines?|fluid)|steering)\s+(?:on|of|in)\s+"
+    rf"(?:{_PERSON}'s|his|her|their)\s+(?:\w+\s+)?(?:car|truck|van|bike|motorcycle)|"
+    rf"(?:{_PERSON}'s|his|her|their)\s+(?:\w+\s+)?(?:car\s+|truck\s+|bike\s+)?(?:brakes?|brake "
+    rf"(?:lines?|fluid)|steering))\b"
+    # Someone set alight, or a home set alight with people asleep in it.
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?set\s+{_VICTIM}\s+on fire\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:set\s+(?:{_PERSON}'s|his|her|their|the|a)\s+(?:\w+\s+)?"
+    rf"{_DWELLING}\s+on fire|(?:burn|torch|firebomb|blow up|set fire to)\s+(?:{_PERSON}'s|his|"
+    rf"her|their|the|a)\s+(?:\w+\s+)?{_DWELLING})\b[^.!?]{{0,30}}?\bwhile\s+(?:they|he|she|"
+    rf"people|the family|everyone|someone|the kids|my \w+)\s+(?:(?:is|are|were|was|'re|'s)\s+)?"
+    rf"(?:still\s+)?(?:asleep|sleeping|sleep|inside|in it|in there|at home|home)\b"
     # "How do I make my little brother stop breathing so he passes out".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:stop breathing|pass out|black out|"
     rf"lose consciousness|go unconscious|choke|suffocate)\b"
@@ -3807,6 +4044,8 @@ _THEFT_HOWTO = re.compile(
     r"this|[a-z]+'s)\s+(?:\w+\s+)?(?:house|home|flat|apartment|car|truck|shop|store|bank|safe|"
     r"office|garage|shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|"
     r"gas station|petrol station)s?\b"
+    # Shoplifting or pickpocketing, wherever: "what's the best way to shoplift from Walmart".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:shoplift|pickpocket|pick pockets)\b"
 )
 _FRAUD_HOWTO = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
@@ -3859,12 +4098,19 @@ _HARASSING_WRITING = re.compile(
     rf"them)|drop in|post (?:about|on)|call (?:my|him|her|them|this|that|the|a|an)|hurl at|"
     rf"throw at|yell at)\b"
 )
+# An insult word, as the lexicon lists them.
+_INSULT_WORD = (
+    "(?:"
+    + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])").removesuffix("(?![a-z0-9])")
+    + r")\b"
+)
 # Writing whose stated aim is to hurt someone: "write a message to humiliate my classmate",
 # "help me write a text that will make her cry".
 _WRITING_TO_HURT = re.compile(
     rf"\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:to|that (?:will|would|"
     rf"could)|which (?:will|would)|so (?:that )?(?:it|i) (?:will|can|could))\s+(?:really\s+)?"
-    rf"(?:{_HARASS}\s+{_VICTIM}|make\s+{_VICTIM}\s+(?:\w+\s+)?(?:cry|feel (?:worthless|"
+    rf"(?:{_HARASS}\s+{_VICTIM}|make\s+{_VICTIM}\s+(?:\w+\s+){{0,3}}?(?:cry(?! (?:with )?"
+    rf"laugh)|feel (?:worthless|"
     rf"useless|stupid|ugly|small|pathetic|like (?:shit|garbage|trash|nothing))|hate (?:herself|"
     rf"himself|themselves)|want to die|kill (?:herself|himself|themselves)))\b"
     # "... messages I can send my ex so she feels completely worthless".
@@ -3872,6 +4118,9 @@ _WRITING_TO_HURT = re.compile(
     rf"{_VICTIM})(?:'ll| will)?\s+(?:\w+\s+)?feels?\s+(?:\w+\s+)?(?:worthless|useless|stupid|ugly|"
     rf"small|pathetic|unwanted|unloved|alone|suicidal|scared|terrified|like (?:shit|garbage|"
     rf"trash|nothing))\b"
+    # "Write a tweet calling my coworker Lisa a fat whore."
+    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:calling|that calls|to "
+    rf"call|which calls)\s+{_VICTIM}\s+(?:[\w-]+\s+)?(?:an?\s+)?(?:\w+\s+){{0,2}}?{_INSULT_WORD}"
     # "... a message telling my classmate she should kill herself".
     rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:telling|that tells|to "
     rf"tell|saying(?: to)?|that says(?: to)?|which tells)\s+{_VICTIM}\s+(?:that\s+)?"
@@ -3880,6 +4129,14 @@ _WRITING_TO_HURT = re.compile(
     rf"(?:kill (?:herself|himself|themselves|themself|yourself)|die|drop dead|hang (?:herself|"
     rf"himself|themselves|yourself)|end (?:it all|it|her life|his life|their life|your life)|"
     rf"cut (?:herself|himself|themselves|yourself)|jump off (?:a|the) \w+)\b"
+    # "... a message telling my classmate that everyone hates her and she should disappear".
+    rf"|\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:telling|that tells|to "
+    rf"tell|saying(?: to)?|that says(?: to)?|which tells)\s+{_VICTIM}\s+(?:that\s+)?"
+    rf"(?:(?:everyone|everybody|the whole (?:\w+ )?\w+|all (?:her|his|their) friends|people) "
+    rf"(?:secretly |really |all )?(?:hates?|despises?|laughs? at|is laughing at) (?:her|him|them|"
+    rf"you)|(?:no ?one|nobody) (?:likes|loves|wants|would miss|cares about) (?:her|him|them|you)|"
+    rf"(?:she|he|they|you) (?:should|ought to|needs? to|must|had better) (?:just )?(?:disappear|"
+    rf"go away forever|leave (?:school|town) forever|never come back))\b"
 )
 # Asking for graphic sexual violence, gore or erotica to be written: "write a story where a
 # man rapes a woman in graphic detail", "describe a murder with as much gore as possible",
@@ -3901,6 +4158,13 @@ _GORE_WRITING = re.compile(
     r"dismember\w*|mutilat\w+|behead\w*|disembowel\w*|slaughter\w*|stabb?\w*|execution)\b"
     rf"[^.!?]{{0,60}}?{_GRAPHIC}|\b{_TELL}\s+{_GRAPHIC}\b[^.!?]{{0,60}}?\b(?:murder\w*|"
     r"kill(?:s|ed|ing)?|tortur\w+|dismember\w*|mutilat\w+|behead\w*|disembowel\w*)\b"
+    # Someone burned, flayed or boiled alive, dwelt on: "describe in detail how the victim's skin
+    # peeled off as they burned her alive".
+    rf"|\b{_TELL}\b[^.!?]{{0,20}}?\b(?:{_GRAPHIC}|in detail|step by step|slowly|exactly)\b"
+    r"[^.!?]{0,100}?\b(?:burn\w*|flay\w*|skinn\w*|boil\w*|cook\w*|roast\w*|bur(?:y|ied|ying)) "
+    r"(?:her|him|them|someone|somebody|people|(?:the|a|an|his|her|their) (?:\w+ )?(?:victims?|"
+    r"prisoners?|hostages?|man|woman|men|women|girl|boy|child|children|kids?|baby|person|family|"
+    r"wife|husband|captives?)) alive\b"
 )
 _EROTIC_WRITING = re.compile(
     rf"\b{_TELL}\s+(?:\w+\s+){{0,3}}?(?:erotic|erotica|smutty|smut|porn\w*|x-rated|nsfw|"
@@ -3961,6 +4225,9 @@ _DOX_TARGET = re.compile(
     r"her|his) (?:[\w'-]+ ){1,3}?(?:goes to school|studies|walks home|takes the bus|trains|"
     r"plays)\b|"
     # "Tell me which apartment the new girl in 4B lives in".
+    r"\b(?:what'?s|what is|give me|tell me|find|look up|get)\s+(?:my|this|that|the) "
+    r"(?:[\w-]+ ){0,3}?[\w-]+'s (?:home |current |new |cell |mobile |personal )?(?:address|phone "
+    r"number|number|email(?: address)?)\b|"
     r"\b(?:which|what) (?:apartment|flat|house|room|door|floor|unit|dorm room)\b[^.!?]{0,40}?"
     r"\b(?:lives? in|lives? at|sleeps in|stays in|is staying in)\b"
 )
@@ -3991,7 +4258,8 @@ _KNOWN_PERSONS_SECRETS = re.compile(
     rf"learn|crack|figure out))\s+"
     # Not an elderly parent's, whose affairs a child may be managing ("my dad has dementia").
     r"(?:out\s+)?(?:my|our|the)\s+(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
-    rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+(?:phone |email |instagram |facebook |icloud )?{_SECRETS}\b"
+    rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+(?:phone |email |instagram |facebook |icloud |bank |online "
+    rf"banking |account |debit card |paypal )?{_SECRETS}\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
 _MAKE_BELIEVE_PERSON = re.compile(
@@ -4028,7 +4296,10 @@ _DOX_AIM = re.compile(
     r"surprise (?:her|him|them)|"
     r"when (?:she|he)(?:'s| is) alone|pay (?:her|him|them) "
     r"a (?:little )?visit|at (?:her|his|their) "
-    r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|without (?:her|him|"
+    r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|"
+    r"make (?:her|his|their) life (?:a )?(?:living )?(?:hell|misery|miserable)|"
+    r"ruin (?:her|his|their) life|get (?:back at|revenge on|even with) (?:her|him|them)|teach "
+    r"(?:her|him|them) a lesson|(?:scare|harass|threaten) (?:her|him|them)|without (?:her|him|"
     r"them) "
     r"knowing|only know (?:her|his|their) (?:first )?name|my ex|ex-?(?:girlfriend|boyfriend|wife|"
     r"husband|partner)|blocked me|restraining order|(?:won'?t|doesn'?t want to|refuses? to) "
@@ -4325,7 +4596,12 @@ _ATROCITY_REPEATED = re.compile(
     rf"[^.!?]{{0,40}}?\b(?:to do it better|do it better|do the same|so i can|to (?:kill|hurt) "
     rf"more|without getting caught)\b|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
-    rf"the same)\b"
+    rf"the same)\b|"
+    # "How do I carry out an attack like the one on 9/11?"
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|pull off|do|stage|commit|plan|organi[sz]e|"
+    r"launch|execute)\s+(?:an?|my own|our own)\s+(?:\w+\s+)?(?:attack|shooting|bombing|massacre|"
+    rf"rampage|genocide)\s+(?:just )?like\s+(?:the one (?:on|in|at) |that of |what happened (?:on|"
+    rf"in|at) )?(?:the\s+)?(?:\w+\s+)?{_ATROCITY}"
 )
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
 _REPEAT_REQUEST = _asked("VIOLENCE", "Asks how past mass violence was done, in order to repeat it.")
@@ -4550,6 +4826,15 @@ _FOREIGN_THREAT = re.compile(
     r"\bich weiss,? wo du wohnst\b|\bich werde dich (?:\w+ ){0,3}?(?:und )?(?:abstechen|"
     r"abknallen|kaltmachen|umbringen|erschiessen|erstechen|aufschlitzen|toten)\b|"
     r"\b(?:du wirst|ihr werdet) (?:sterben|bluten|es bereuen)\b|"
+    # Death wished on the reader: "ich hoffe, du verreckst", "j'espère que tu crèves", "ojalá
+    # te mueras".
+    r"\b(?:ich hoffe|hoffentlich)\s*,?\s*(?:dass )?(?:du|ihr) (?:\w+ ){0,2}?(?:verreckst|verreckt|"
+    r"stirbst|sterbt|krepierst|krepiert|verbrennst|ersaufst|draufgehst|abkratzt)\b|"
+    r"\b(?:j'espere|j espere|je souhaite|je veux)\s+(?:que|qu')\s*(?:tu|vous) (?:\w+ ){0,2}?"
+    r"(?:creves|"
+    r"crevez|meurs|mouriez|mourras|brules|pourrisses|pourrissiez)\b|"
+    r"\b(?:ojala|espero que)\s+(?:que\s+)?(?:te|os) (?:mueras|murais|pudras|ahogues|quemes|"
+    r"revientes)\b|"
     # Spanish
     r"\b(?:te|os|lo|la|los|las) (?:voy|vamos) a (?:matar|apunalar|disparar|reventar|"
     r"quemar|ahorcar|violar|golpear|partir la cara|romper la cara)\b|\bvoy a (?:matarte|"
@@ -4572,7 +4857,12 @@ _FOREIGN_THREAT = re.compile(
     r"(?:bluten|sterben|leiden|krepieren)\b|"
     r"\b(?:te|os)\s+(?:voy|vamos|van)\s+a\s+(?:\w+\s+)?(?:reventar|partir|romper|quemar|apunalar|"
     r"pegar|dar una paliza|destrozar|rajar|matar)\b|\bno vas a volver (?:\w+ ){0,3}entero\b|"
-    r"\b(?:te|os) (?:rajo|reviento|parto la cara|pego un tiro)\b|\bvas a (?:sangrar|sufrir|"
+    r"\b(?:te|os) (?:rajo|reviento|parto la cara|pego un tiro)\b|"
+    # "Te parto las piernas", "ich breche dir die Beine".
+    r"\b(?:te|os|le|les) (?:parto|rompo|quiebro|partimos|rompemos) (?:la|las|los|el) (?:cara|"
+    r"piernas|brazos|dientes|cuello|boca|crisma|huesos|costillas|rodillas|nariz)\b|"
+    r"\b(?:ich|wir) (?:breche|brech|brechen) (?:dir|euch|ihm|ihr) (?:\w+ ){0,2}?(?:beine|arme|"
+    r"knochen|nase|genick|hals|kiefer|rippen|finger)\b|\bvas a (?:sangrar|sufrir|"
     r"acabar en el hospital|terminar en el hospital)\b|"
     r"\b(?:je sais|on sait|nous savons|ich weiss|wir wissen|se|sabemos)\b[^.!?]{0,50}\b(?:ta fille|"
     r"ton fils|tes enfants|ta femme|deine kinder|deine tochter|deinen sohn|dein sohn|deine frau|"
@@ -4626,7 +4916,8 @@ _FOREIGN_SELF_HARM = re.compile(
     r"soir|cette nuit|esta noche)\b[^.!?]{0,30}?\b(?:ist (?:es|alles) vorbei|ist schluss|ist es "
     r"aus|c'?est fini|tout (?:sera|est) fini|tout s'arrete|j'en finis|se acab\w+|todo (?:se )?"
     r"acab\w+|termin\w+ todo|acabo con todo)|"
-    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
+    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|"
+    r"schluck\w*)\b"
     r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
     r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
     r"aufhangen|erhangen|vor den zug werfen)\b|\blass den motor laufen\b|"
@@ -4827,6 +5118,13 @@ _FOREIGN_THEY = re.compile(
 )
 _FOREIGN_HATE = re.compile(
     rf"\b(?:mort aux|tod den|muerte a (?:los|las)?)\s*{_FOREIGN_GROUP}\b|"
+    # Death wished on a group: "je souhaite que tous les juifs crèvent", "ich hoffe, dass alle
+    # Muslime verrecken", "ojalá que todos los gitanos se mueran".
+    rf"\b(?:je (?:souhaite|veux|voudrais|espere)|j'espere|ich (?:hoffe|wunsche mir|will)|ojala|"
+    rf"espero|quiero)\s*,?\s*(?:que\s+|qu'|dass\s+)?(?:tous |toutes |alle |todos |todas )?(?:les |"
+    rf"die |los |las )?{_FOREIGN_GROUP}\b[^.!?]{{0,30}}\b(?:crevent|meurent|disparaissent|brulent|"
+    rf"sterben|verrecken|krepieren|verschwinden|verbrennen|ersaufen|mueran|desaparezcan|ardan|"
+    rf"revienten|se ahoguen|se pudran)\b|"
     # A swear word or "dirty" before a group: "diese scheiß Muslime", "estos putos musulmanes",
     # "ces putains de musulmans", "sales arabes".
     rf"\b(?:scheiss|dreckige?n?|verdammte?n?|putos|putas|malditos|malditas|putains? de|"
@@ -4900,6 +5198,15 @@ _FOREIGN_HATE = re.compile(
     rf"in die kuche)\b|\b(?:las )?mujeres\b[^.!?]{{0,20}}\b(?:a la cocina|solo sirven para)\b"
 )
 _FOREIGN_INSULT = re.compile(
+    # People called no humans, or beasts: "ces gens-là ne sont pas des humains, ce sont des
+    # bêtes", "diese Leute sind keine Menschen", "esta gente no son personas, son animales".
+    r"\b(?:ces gens(?:-la| la)?|ces (?:types|mecs|personnes)|diese (?:leute|menschen|typen)|esta "
+    r"gente|estas personas|esos tipos)\b[^.!?]{0,30}?\b(?:ne sont (?:pas|plus) des (?:etres )?"
+    r"humains|sont des (?:betes|animaux|rats|cafards|sous-hommes)(?! de)|ce sont des (?:betes|"
+    r"animaux|"
+    r"rats|cafards)|(?:sind )?keine menschen|sind (?:tiere|ratten|ungeziefer|untermenschen)|das "
+    r"sind (?:tiere|ratten)|no son (?:humanos|personas)|son (?:animales|bestias|ratas|"
+    r"cucarachas))\b|"
     # "you are a ...", "you ...", "you piece of ..." followed by an insult within three words.
     r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)|eres|sois|pedazo de|vaya|pinche|"
     r"maldito|maldita)\s+(?:[\w']+\s+){0,3}?(?:connard|connasse|salope|pute|encule|batard|"
@@ -4918,7 +5225,8 @@ _FOREIGN_INSULT = re.compile(
     r"(?<!no )\b(?:t'es|tu es|du bist|ihr seid|eres|sois)\s+(?:(?:vraiment|trop|tellement|si|"
     r"so|echt|voll|total|wirklich|la|el|lo|mas|muy|tan|un|una|ein|eine|einfach|juste)\s+){0,3}"
     r"(?:moche|nulle?(?! (?:au|aux|en|a|dans)\b)|inutile|degueulasse|pathetique|repugnante?|"
-    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|inutil|"
+    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|"
+    r"inutil|"
     r"patetic[ao]|asqueros[ao]|estupid[ao])\b|"
     # An insult as the first word, said to someone: "Puta barata, lárgate de mi canal".
     r"(?:^|[.!?]\s+)(?:sale |espece de |du |pinche |maldit[ao] )?(?:puta barata|puta|zorra|"
@@ -4990,7 +5298,8 @@ _FOREIGN_HOSTILE = re.compile(
     r"gewalttatig\w*|vag[oa]s|suci[oa]s|estupid[oa]s|tont[oa]s|peligros[oa]s|violent[oa]s|"
     r"(?<!de )(?<!d')(?<!par )(?<!von )(?<!por )(?<!vor )"
     rf"{_FOREIGN_CRIMINALS}|dehors|raus|fuera|degagez|verschwindet|largaos|maltrait\w*|"
-    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|toten|matar|"
+    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|"
+    r"toten|matar|"
     r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
 )
 # Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.
