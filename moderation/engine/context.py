@@ -1958,6 +1958,19 @@ _I_DO_HARM = re.compile(
 )
 
 
+# A vow to protect someone: "I'll make sure no one ever hurts her again".
+_PROTECTS = re.compile(
+    r"\b(?:make sure|see to it|promise|swear|guarantee) (?:that )?(?:no(?:body| one)|nothing) "
+    r"(?:will |can )?(?:ever )?(?:hurts?|touch(?:es)?|bull(?:y|ies)|harms?|scares?|threatens?|"
+    r"hits?) (?:her|him|you|them|my \w+|our \w+) (?:\w+ )?again\b"
+)
+
+
+def protects(sentence: str) -> bool:
+    """The writer vows that no one will hurt someone again, and threatens no harm of their own."""
+    return bool(_PROTECTS.search(sentence)) and not _I_DO_HARM.search(sentence)
+
+
 def turns_to_law(sentence: str) -> bool:
     """The writer meets harm done to someone by calling the police or the like, and threatens
     no harm of their own."""

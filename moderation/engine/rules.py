@@ -1188,6 +1188,33 @@ _SHOT_CALLED = re.compile(
     rf"(?:the |of the |those |these )?(?:\w+ )?{_PEOPLE_PLURAL}|those (?:\w+ )?{_PEOPLE_PLURAL}|"
     rf"these (?:\w+ )?{_PEOPLE_PLURAL})\b(?:\s+(?:who|that|in|at|on)\b)"
 )
+# Violence called for on one person: "that referee should be dragged out of his house and
+# beaten", "he deserves to be shot" (not "that scene should be shot in black and white").
+_HARM_CALLED_ON_ONE = re.compile(
+    r"\b(?:he|she|that (?:\w+ )?(?:guy|man|woman|girl|boy|kid|ref|referee|umpire|coach|teacher|cop|"
+    r"officer|judge|politician|senator|president|mayor|governor|bitch|bastard|asshole|prick|"
+    r"idiot|moron|driver|pedo|pedophile|paedophile|rapist|landlord|boss|neighbou?r|ex|thief|"
+    r"snitch|traitor)|the (?:ref|referee|umpire|senator|president|mayor|judge|landlord))\s+"
+    r"(?:should|needs? to|ought to|deserves? to|must|has to)\s+(?:be|get)\s+(?:\w+\s+){0,7}?"
+    r"(?:shot(?! (?:in|on|with|from|for|at)\b)|beaten(?: to death| up| bloody| senseless)?|"
+    r"stabbed|lynched|hanged|strung up|burned alive|burnt alive|tortured|executed|murdered|"
+    r"killed(?! off\b)|shot dead|kicked to death|stoned(?: to death)?|curb ?stomped|castrated|"
+    r"gutted)\b"
+)
+# Killing called for in a euphemism ("someone needs to put him in the ground before the vote",
+# not a funeral), and a face to be ruined ("I'll make sure no other guy ever wants to look at
+# her face again").
+_KILLING_OR_MAIMING_VEILED = re.compile(
+    rf"(?:{_CALLER}|\bi(?:'ll| will|'m going to|'m gonna| am going to)\s+(?:\w+\s+)?)put (?:him|"
+    r"her|them|you|that \w+|this \w+) (?:in the ground|six feet under|in a (?:body bag|coffin|"
+    r"box|grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b(?:funeral|service|"
+    r"cemetery|buried|burial|rest in peace|rip|passed away|died)\b)|"
+    r"\bi(?:'ll| will|'m going to|'m gonna| am going to) (?:make sure|see to it|guarantee|"
+    r"ensure) (?:that )?(?:no(?:body| one)|no other (?:guy|man|woman|girl|boy|person)) (?:will )?"
+    r"(?:ever )?(?:wants? to |will want to |can |could )?(?:look at|kiss|touch|recogni[sz]e) "
+    r"(?:her|"
+    r"his|your|their) face (?:ever )?again\b"
+)
 # People hunted with weapons: "grab your rifles and go hunting for Democrats", "load up, time
 # to hunt down some liberals" (not deer, bargains, or engineers hired).
 _PEOPLE_HUNTED = re.compile(
@@ -1479,6 +1506,10 @@ _MENACE = re.compile(
     r"\b(?:they|you|everyone|everybody|all of (?:them|you))(?:'ll| will| are going to| are "
     r"gonna)? (?:all )?(?:pay|regret|be sorry|get what'?s coming)\b|"
     r"\b(?:make|making) (?:them|you|everyone|everybody) (?:all )?pay\b|\blast day\b|"
+    # "... and she won't be smiling anymore".
+    r"\b(?:she|he|they|you|nobody|no one)(?:'ll| will)? (?:won'?t|will not|wo n'?t) be (?:smiling|"
+    r"laughing|talking|breathing|around|alive|so smug|so happy) (?:any ?more|much longer|for long|"
+    r"after (?:that|tomorrow|today|monday))\b|"
     r"\bwon'?t (?:forget|laugh|bully)\b|\bnobody will (?:laugh|bully|mock|ignore)\b|"
     r"\bit ends (?:today|tomorrow|tonight|here)\b|"
     # The first of several named: "she'll be the first one".
@@ -1499,14 +1530,22 @@ _RECKONING = re.compile(
 # soon."
 _FOUND_WHERE = re.compile(
     r"\bi (?:found|tracked down|looked up|have|got) (?:your|ur) (?:street|address|house|home|"
-    r"place|flat|apartment)\b"
+    r"place|flat|apartment)\b|"
+    # Said of someone else: "I've already found his workplace and his home address".
+    r"\bi(?:'ve| have)? (?:already |just )?(?:found|tracked down|looked up|got) (?:out )?(?:his|"
+    r"her|"
+    r"their) (?:(?:workplace|work address|job|school|car|number) and (?:his|her|their) )?(?:home "
+    r"address|address|street|house|home|place|flat|apartment|workplace)\b"
 )
 _VISIT_PROMISED = re.compile(
     r"\b(?:i'?m coming|coming for you|you(?:'re| are) not safe|you think you(?:'re| are) safe|"
     r"watch your back|knock knock|be seeing you)\b"
 )
-# "See you soon" menaces only where no friendly errand is said.
-_SEE_YOU = re.compile(r"\bsee you (?:soon|tonight|tomorrow|later|there)\b")
+# "See you soon", "he's going to get a visit" menace only where no friendly errand is said.
+_SEE_YOU = re.compile(
+    r"\bsee you (?:soon|tonight|tomorrow|later|there)\b|\b(?:he|she|they)(?:'s| is| are|'re) "
+    r"(?:going to|gonna|about to) (?:get|have) a (?:little |nice |surprise )?visit\b"
+)
 _FRIENDLY_ERRAND = re.compile(
     r"\b(?:invit\w*|party|card|gift|present|letter|package|parcel|flowers|dinner|lunch|coffee|"
     r"delivery|deliver|send|sending|mail)\b"
@@ -1752,6 +1791,8 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     death_wished = (
         _DEATH_WISHED_ON_PEOPLE.search(normalized)
         or _SHOT_CALLED.search(normalized)
+        or _HARM_CALLED_ON_ONE.search(normalized)
+        or _KILLING_OR_MAIMING_VEILED.search(normalized)
         or _VIOLENCE_WISHED_DONE.search(normalized)
         or _ARSON_CALLED.search(normalized)
         or _VIOLENT_FANTASY.search(normalized)
@@ -1875,6 +1916,16 @@ _SMEAR = re.compile(
     r"|a real |a dirty |an absolute |a fucking )?(?:an? )?(?:\w+ )?(?:slut|whore|skank|slag|"
     r"tramp|hoe|thot|pedo|pedophile|paedophile|rapist|child molester|groomer|nonce)s?\b"
 )
+# A rumour to be spread: "tomorrow I'm telling everyone at school that she has herpes and sleeps
+# around".
+_RUMOUR_SPREAD = re.compile(
+    r"\b(?:tell|telling|told|spread(?:ing)? (?:it|the (?:rumou?r|word)) to|post(?:ing)? (?:it )?"
+    r"(?:to|for)) (?:everyone|everybody|the whole \w+|all (?:her|his|their) friends|people|her "
+    r"(?:boss|parents|husband)|his (?:boss|parents|wife))(?: (?:at|in|on) (?:\w+ )?\w+)? (?:that )?"
+    r"(?:she|he|they)(?:'s| is| are| has| have)? (?:\w+ )?(?:herpes|aids|hiv|an std|stds|chlamydia|"
+    r"syphilis|gonorrh?o?ea|sleeps around|sleeping around|a slut|a whore|a pedo\w*|a paedo\w*|a "
+    r"rapist|a prostitute|an escort)\b"
+)
 _SPREAD_WORD = re.compile(
     r"\b(?:pass (?:it|this) (?:on|around)|spread (?:it|this|the word)|tell (?:everyone|everybody|"
     r"all your friends|the whole (?:school|class|team|office))|let (?:everyone|everybody) know|"
@@ -1985,7 +2036,20 @@ _VEILED_THREAT = re.compile(
     # waiting for him in the parking lot".
     r"\bnext time (?:he|she|they|you|(?:that|this|the) (?:\w+ )?\w+)\b[^.!?]{0,50}?\b(?:i'?m|i am|"
     r"i'?ll be|i will be|we'?re|we'?ll be) (?:gonna be |going to be )?waiting for (?:him|her|them|"
-    r"you)\b"
+    r"you)\b|"
+    # Lying in wait with a weapon: "one of these days I'm going to wait for him in the car park
+    # with a bat".
+    r"\b(?:wait|waiting|lie in wait|lying in wait) for (?:him|her|them|you|that \w+)\b[^.!?]{0,40}?"
+    r"\bwith (?:a |my |the )?(?:baseball )?(?:bat|knife|crowbar|gun|hammer|machete|pipe|brick|tire "
+    r"iron|axe|shotgun|rifle|pistol)\b|"
+    # "I'm coming for your kneecaps."
+    r"\b(?:coming|come|going) for (?:your|his|her|their) (?:kneecaps|knees|legs|teeth|throat|"
+    r"skull|neck)\b|"
+    # Harm wished done, after the fact: "someone should have pushed him off the boat".
+    r"\b(?:someone|somebody|they|we|you) (?:should|ought to) have (?:just )?(?:pushed|thrown|shot|"
+    r"stabbed|drowned|killed|run over|punched|beaten|strangled) (?:him|her|them|(?:that|the) "
+    r"(?:\w+ )?(?:guy|kid|man|woman|girl|boy|bitch|bastard|driver|ref|referee))\b(?! (?:to|into|"
+    r"towards?|a|an|the)\b)"
 )
 # A grudge, where the person can be found, and a weapon to hand, over a sentence or two: "he's
 # going to regret this. I know where he parks and I've got a crowbar".
@@ -2145,11 +2209,25 @@ _CROWD_AT_DOOR = re.compile(
 )
 
 
+# Someone's property to be wrecked: "I'm going to slash their tyres and put a brick through
+# their window", "I'll key his car".
+_PROPERTY_THREAT = re.compile(
+    rf"{_I_WILL}(?:slash|puncture|let down|key|smash|put a brick through|throw a brick through|"
+    r"egg|torch|spray ?paint)\w*\s+(?:all\s+)?(?:their|his|her|your|the neighbou?rs'?|my "
+    r"(?:ex|neighbou?r|boss|landlord)'?s?)\s+(?:\w+\s+)?(?:tyres|tires|car|windows?|windscreen|"
+    r"windshield|front door|mailbox|letterbox)\b(?![^.!?]*\b(?:by accident|accidentally)\b)"
+)
+
+
 def detect_intimidation(normalized: str) -> list[Finding]:
     """Threats made by what the writer knows, holds or will expose, threats put as hints, and
     violence wished on someone."""
     # A denial governs its own sentence: "I would never post your address" is no threat.
     said = [s for s in sentences(normalized) if not _NEGATED.search(s)]
+    if any(_PROPERTY_THREAT.search(s) for s in said):
+        return [
+            Finding("VIOLENCE", ("THREAT",), "HIGH", 0.85, "Threatens to wreck someone's property.")
+        ]
     if any(_VEILED_THREAT.search(s) for s in said) or (
         _GRUDGE_ARMED.search(normalized) and not _NEGATED.search(normalized)
     ):
@@ -2182,7 +2260,7 @@ def detect_intimidation(normalized: str) -> list[Finding]:
                 "Sexually harasses a person, or blames their clothes for it.",
             )
         ]
-    if any(_IMPERSONATION.search(s) for s in said) or (
+    if any(_IMPERSONATION.search(s) or _RUMOUR_SPREAD.search(s) for s in said) or (
         any(_SPREAD_WORD.search(s) and not s.rstrip().endswith("?") for s in said)
         and any(_SMEAR.search(s) for s in said)
     ):
@@ -2792,7 +2870,18 @@ _TELLS_TO_DIE = re.compile(
     r"traffic|drink bleach|hang yourself|neck yourself|off yourself|unalive yourself|slit your "
     r"wrists|end your (?:miserable |pathetic )?life)\b|"
     r"\b(?:do (?:us|everyone|everybody|the world|society) a favou?r and|please|pls|go)\s+"
-    r"(?:die|disappear forever|stop breathing)\b|"
+    r"(?:die|disappear forever|stop breathing|stop eating until (?:you|u) (?:disappear|die|"
+    r"vanish|faint|pass out))\b|"
+    # A place to die pointed out to someone thinking of it: "if you're thinking about ending it,
+    # the bridge on 5th street is high enough and nobody patrols it at night".
+    r"\bif (?:you'?re|you are|u r|ur) (?:\w+ )?(?:thinking (?:about|of)|planning(?: on| to)?|"
+    r"ready|going) (?:to )?(?:end(?:ing)? it(?: all)?|kill(?:ing)? yourself|suicide|end"
+    r"(?:ing)? your "
+    r"life|tak(?:e|ing) your (?:own )?life)\b[^.!?]{0,80}?\b(?:(?:is|are) (?:high|tall|deep|strong|"
+    r"lethal|"
+    r"quick|painless|fast) enough|no(?:body| one) (?:patrols|checks|watches|guards|will (?:see|"
+    r"stop|"
+    r"find) you)|no (?:railings?|fences?|barriers?|nets?|guards?))\b|"
     r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b|"
     # Said of others: "kids who get bullied ... should just kill themselves".
     # (not reported: "some people say they should kill themselves").
