@@ -1289,6 +1289,7 @@ _GROUP_ADJECTIVE = re.compile(
 # "be doctors", "join the army", "own land", "get tax breaks".
 _RIGHTS = re.compile(
     r"\b(?:allowed|permitted|banned from|barred from|denied|entitled|vote|voting|marry|"
+    r"(?:be )?protected|protection|conserved|conservation|"
     r"marriage|adopt|adoption|citizenship|president|doctors?|lawyers?|join the (?:army|military)|"
     r"serve in|own (?:land|property|a house|houses|guns?|a business)|drive|tax breaks?|"
     r"healthcare|health care|welfare|benefits|pensions?|equal pay|run for office|immigrate|"

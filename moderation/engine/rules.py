@@ -965,10 +965,12 @@ _WHY_SHOULD_DENY = re.compile(
     r"(?:be allowed to\s+)?(?:vote|work|drive|marry|adopt|have (?:rights|children|kids|jobs)|"
     r"exist|live here|be here|hold office|own property|go to school|be citizens|serve)\b|"
     rf"\bwhy should(?:n'?t| not)? {_WHOLE}{_GROUP}\s+(?:not be allowed to|not be able to|be "
-    r"(?:denied|refused|banned from|barred from|stripped of|excluded from|kept from|forbidden "
+    r"(?:denied|refused|banned from|barred from|stripped of|excluded from|kept from|kept out of|"
+    r"thrown out of|forbidden "
     r"(?:to|from))|lose|not (?:have|get|receive))\s+(?:\w+\s+){0,3}?(?:vote|voting|healthcare|"
     r"health care|rights?|jobs?|work|marry|marriage|housing|education|school|citizenship|benefits|"
-    r"welfare|adopt|adoption|serve|drive|own|speak|live|be here|exist)\b"
+    r"welfare|adopt|adoption|serve|drive|own|speak|live|be here|exist|universit(?:y|ies)|"
+    r"colleges?|schools?|the country|this country|our country|hospitals?|jobs)\b"
 )
 # A reason given against the denial: "... They pay taxes like everyone else."
 _REASON_AGAINST = re.compile(
@@ -3608,8 +3610,18 @@ _PRIVATE_PICTURES_GOT = re.compile(
 )
 
 
+# A child drawn into a vehicle or a home: "how do I lure a child into my van".
+_CHILD_LURED = re.compile(
+    r"\b(?:lure|luring|entice|enticing|coax|coaxing|trick|tricking|snatch|grab|kidnap)\s+"
+    r"(?:a|the|that|some|(?:my |the )?neighbou?r'?s?)\s+(?:little |young |small )?"
+    r"(?:child|kid|girl|boy|toddler|minor|\d{1,2}[ -]?(?:year[ -]old|yo))\s+(?:into|in|to get "
+    r"in(?:to)?|to come (?:into|to|with me))\s+(?:my|the|a)\s+(?:\w+\s+)?(?:van|car|truck|house|"
+    r"basement|home|apartment|room|shed|garage|flat)\b(?! seat)"
+)
+
+
 def _grooming(normalized: str) -> bool:
-    if _GROOMING.search(normalized):
+    if _GROOMING.search(normalized) or _CHILD_LURED.search(normalized):
         return True
     if _PRIVATE_PICTURES_GOT.search(normalized) and (
         _AGE.search(normalized) or _MINOR.search(normalized)
@@ -3927,6 +3939,13 @@ _HARMFUL_HOWTO = re.compile(
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|hide|cover up|not get caught)\s+"
     rf"(?:\w+\s+)?(?:hitting|beating|hurting|killing|murdering|poisoning|abusing|raping|stabbing|"
     rf"shooting|drugging|starving|choking|kicking|slapping|punching|strangling)\s+{_VICTIM}\b"
+    # Knocked out or held captive: "the quickest way to knock my teacher unconscious", "tie up
+    # my roommate so she can't escape".
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:knock|beat|choke|strangle|render)\s+{_VICTIM}\s+"
+    r"(?:unconscious|out cold|senseless|to death)\b"
+    rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:tie up|tie|restrain|chain|lock up|lock|gag|handcuff|cuff)"
+    rf"\s+{_VICTIM}\b(?:\s+up)?[^.!?]{{0,40}}?\b(?:can'?t|cannot|won'?t|couldn'?t) (?:escape|"
+    r"leave|get away|move|scream|call for help|get out|run)\b"
     # Harm done unseen: "where can I shoot someone in Paris without the police catching me",
     # "the best way to execute a prisoner without leaving evidence".
     rf"|\b(?:i|we|to)\b[^.!?]{{0,30}}?\b{_HURT}\s+{_VICTIM}\b(?!\s+(?:up|to|into|for|out)\b)"
@@ -4313,6 +4332,9 @@ _DOX_TARGET = re.compile(
     r"\b(?:find out|work out|figure out|know|learn)\b[^.!?]{0,20}?\bwhere (?:my|this|that|the|"
     r"her|his) (?:[\w'-]+ ){1,3}?(?:goes to school|studies|walks home|takes the bus|trains|"
     r"plays)\b|"
+    # "Can you find the school my ex's daughter goes to?"
+    r"\b(?:which|what|the) school (?:my|his|her|their|the|this|that) (?:[\w'-]+ ){0,3}?(?:daughter|"
+    r"son|kid|kids|child|children|girl|boy) (?:goes to|attends|is at|go to|attend)\b|"
     # "Tell me which apartment the new girl in 4B lives in".
     r"\b(?:what'?s|what is|give me|tell me|find|look up|get)\s+(?:my|this|that|the) "
     r"(?:[\w-]+ ){0,3}?[\w-]+'s (?:home |current |new |cell |mobile |personal )?(?:address|phone "
@@ -4349,6 +4371,16 @@ _KNOWN_PERSONS_SECRETS = re.compile(
     r"(?:out\s+)?(?:my|our|the)\s+(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
     rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+(?:phone |email |instagram |facebook |icloud |bank |online "
     rf"banking |account |debit card |paypal )?{_SECRETS}\b"
+)
+# The same asked the other way round: "what is the social security number of my landlord",
+# "what's the email password of my ex-wife".
+_SECRETS_OF_SOMEONE = re.compile(
+    rf"\b{_DETAILS_ASKED}\s+(?:the\s+)?(?:phone |email |instagram |facebook |icloud |bank |online "
+    rf"banking |account |debit card |paypal )?{_SECRETS}\s+(?:of|for|belonging to)\s+(?:my|our|"
+    r"this|that)\s+(?:\w+\s+)?(?:landlord|landlady|boss|ex|ex-?(?:wife|husband|girlfriend|"
+    r"boyfriend|partner)|wife|husband|girlfriend|boyfriend|partner|co-?worker|colleague|"
+    r"neighbou?r|roommate|flatmate|housemate|classmate|teacher|friend|sister|brother|cousin|"
+    r"employee|manager|tenant|crush|(?:sister|brother)-in-law|guy|girl|woman|man)\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
 _MAKE_BELIEVE_PERSON = re.compile(
@@ -4460,7 +4492,9 @@ _NCII_PROTECTIVE = re.compile(
 
 
 _HOWTO_PROTECTIVE = re.compile(
-    r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|defend|survive|escape|"
+    r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|defend|survive|"
+    # (Not denied: "so she can't escape".)
+    r"(?<!can't )(?<!cant )(?<!cannot )(?<!won't )(?<!wont )(?<!couldn't )escape|"
     r"(?<!hard to )(?<!hardest to )(?<!harder to )(?<!impossible to )(?<!difficult to )detect|"
     r"stop(?! (?:breathing|moving|struggling|screaming|fighting back|resisting))|"
     r"warn|help (?:a victim|victims)|in a (?:novel|story|game)|for my (?:novel|story|book))\b"
@@ -4686,6 +4720,10 @@ _ATROCITY_REPEATED = re.compile(
     rf"more|without getting caught)\b|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
     rf"the same)\b|"
+    # "What made the Christchurch shooting so effective, and how could it be done better?"
+    rf"\b{_ATROCITY}\b[^?]{{0,60}}?\b(?:so effective|so successful|so deadly|work so well)\b"
+    r"[^?]{0,60}?\b(?:done better|do it better|improve(?:d)? on|more (?:deadly|effective)|kill "
+    r"more)\b|"
     # "How do I carry out an attack like the one on 9/11?"
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|pull off|do|stage|commit|plan|organi[sz]e|"
     r"launch|execute)\s+(?:an?|my own|our own)\s+(?:\w+\s+)?(?:attack|shooting|bombing|massacre|"
@@ -4734,6 +4772,12 @@ _REQUESTS: tuple[
     ),
     (
         _KNOWN_PERSONS_SECRETS,
+        None,
+        None,
+        _asked("ILLEGAL", "Seeks someone else's identity numbers, passwords or bank details."),
+    ),
+    (
+        _SECRETS_OF_SOMEONE,
         None,
         None,
         _asked("ILLEGAL", "Seeks someone else's identity numbers, passwords or bank details."),
