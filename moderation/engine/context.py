@@ -102,9 +102,8 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         (
             r"\b(?:shoot|fire off|fire)\s+(?:me|us|him|her|them|you|(?:everyone|everybody|anyone|"
             r"the (?:team|group|class|office))(?: (?:who|that) [^.!?]{1,40}?)?)?\s*(?:an?|the|"
-            r"over an?|"
-            r"over the)?\s*(?:quick\s+)?(?:email|e-mail|mail|message|text|dm|note|line|reply|"
-            r"invite|link|question|request)\b",
+            r"over an?|over the)?\s*(?:quick\s+)?(?:email|e-mail|mail|message|text|dm|note|line|"
+            r"reply|invite|link|question|request)\b",
             "send a message",
         ),
         # Praise and hyperbole: this beat slaps, killing it, kill it on stage, to die for.
@@ -459,8 +458,7 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
         # Nature, history, disease and games.
         (
             r"\b(?:what|which \w+|who|that|this)\s+(?:\w+\s+)?(?:killed|wiped out|ended)\s+"
-            r"(?:off\s+)?(?:the\s+)?(?:dinosaurs|mammoths|neanderthals|dodo|dodos|bees|coral|"
-            r"plants?|trees?|"
+            r"(?:off\s+)?(?:the\s+)?(?:dinosaurs|mammoths|neanderthals|dodo|dodos|bees|coral|plants?|trees?|"
             r"crops?|weeds|bacteria|germs|the battery|my battery|the mood|the vibe|the plot)\b",
             None,
         ),
@@ -844,20 +842,17 @@ _HOSTILE = re.compile(
 )
 _SUPPORT = re.compile(
     r"\b(?:(?:never|not|won'?t ever) stop (?:respecting|loving|supporting|defending|welcoming|"
-    r"standing (?:up )?(?:for|with)|fighting for)|"
-    r"love|loves|loved|lovely|proud|welcome|welcoming|respect|respected|respecting|support|"
-    r"supports|"
-    r"supporting|celebrate|celebrating|deserves? (?:the same|equal|respect|rights|dignity|"
-    r"healthcare|health care|care|love|safety|protection|to be (?:happy|safe|loved|heard|seen)|a "
-    r"voice)|"
-    r"equal|equality|rights|can adopt|adopt|married|marry|friends?|neighbou?rs?|colleagues?|"
-    r"kind|wonderful|amazing|brilliant|great|beautiful|valued|valuable|contribute\w*|"
-    r"belong(?!\s+(?:in (?:the |a )?(?:kitchen|cages?|zoos?|jail|prison|camps?|chains|gutter|"
-    r"trash|hell|ghettos?)|at home|back)\b)|included|inclusion|welcome here|stand with|"
-    r"solidarity|ally|allies|"
-    r"are people|are human|are welcome|just as|as much as anyone|are valid|"
-    r"accept(?:ed|ing|ance)?|treated (?:equally|fairly|with (?:respect|dignity|kindness)|the same)|"
-    r"paid (?:the same|equally|fairly)|equal pay|feel safe|thrive|thriving|flourish(?:es|ing)?|"
+    r"standing (?:up )?(?:for|with)|fighting for)|love|loves|loved|lovely|proud|welcome|welcoming|"
+    r"respect|respected|respecting|support|supports|supporting|celebrate|celebrating|"
+    r"deserves? (?:the same|equal|respect|rights|dignity|healthcare|health care|care|love|safety|"
+    r"protection|to be (?:happy|safe|loved|heard|seen)|a voice)|equal|equality|rights|can adopt|"
+    r"adopt|married|marry|friends?|neighbou?rs?|colleagues?|kind|wonderful|amazing|brilliant|great|"
+    r"beautiful|valued|valuable|contribute\w*|belong(?!\s+(?:in (?:the |a )?(?:kitchen|cages?|"
+    r"zoos?|jail|prison|camps?|chains|gutter|trash|hell|ghettos?)|at home|back)\b)|included|"
+    r"inclusion|welcome here|stand with|solidarity|ally|allies|are people|are human|are welcome|"
+    r"just as|as much as anyone|are valid|accept(?:ed|ing|ance)?|treated (?:equally|fairly|"
+    r"with (?:respect|dignity|kindness)|the same)|paid (?:the same|equally|fairly)|equal pay|"
+    r"feel safe|thrive|thriving|flourish(?:es|ing)?|"
     # "trans people should be able to use the bathroom without fear".
     r"without (?:fear|being (?:harassed|attacked|judged|bullied|targeted|threatened|insulted|"
     r"discriminated against|stared at))|"
@@ -1032,13 +1027,12 @@ _COUNTER = re.compile(
     # The mistreatment itself deplored: "I hate it when immigrants are treated like criminals".
     r"\b(?:hate|hates|can'?t stand|cannot stand|sick of|tired of|(?:it'?s|it is) (?:so )?(?:sad|"
     r"wrong|awful|unfair|shameful|disgusting|heartbreaking)|it breaks my heart) (?:it )?(?:when|"
-    r"how|that) (?:[\w'-]+ ){1,3}?(?:are|is|get|gets|keep getting|still get|were|got) (?:so "
-    r"often |always |still |constantly |routinely )?(?:treated (?:like|as) (?:criminals|animals|"
-    r"dirt|garbage|trash|terrorists|suspects|second-class \w+|outsiders)|treated (?:badly|"
-    r"unfairly|differently|with suspicion)|called names|mistreated|harassed|attacked|"
-    r"discriminated against|profiled|stereotyped|scapegoated|blamed for|bullied|insulted|mocked|"
-    r"excluded|demoni[sz]ed|targeted|beaten|spat on)\b(?![^.!?]*\b(?:but|yet|however|though|"
-    r"except)\b)|"
+    r"how|that) (?:[\w'-]+ ){1,3}?(?:are|is|get|gets|keep getting|still get|were|got) (?:so often |"
+    r"always |still |constantly |routinely )?(?:treated (?:like|as) (?:criminals|animals|dirt|"
+    r"garbage|trash|terrorists|suspects|second-class \w+|outsiders)|treated (?:badly|unfairly|"
+    r"differently|with suspicion)|called names|mistreated|harassed|attacked|discriminated against|"
+    r"profiled|stereotyped|scapegoated|blamed for|bullied|insulted|mocked|excluded|demoni[sz]ed|"
+    r"targeted|beaten|spat on)\b(?![^.!?]*\b(?:but|yet|however|though|except)\b)|"
     rf"\b(?:a |an |the )?(?:\w+ )?{_BIGOTED} (?:stereotypes?|lies?|myths?|tropes?|claims?|"
     rf"comments?|remarks?|thing to say|words?|slurs?|nonsense|propaganda|conspiracy theory|"
     rf"dog whistles?)\b|"
@@ -1494,12 +1488,12 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
     if found.re is _KIND_HATED:
         # The dislike is the abuse; what follows may add more, never a fate or violence.
         return not (lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(sentence))
-    if _STANDS_FOR_A_GROUP.search(found.group("conduct") or ""):
+    conduct = found.group("conduct") or ""
+    if _STANDS_FOR_A_GROUP.search(conduct):
         return False  # "people who wear hijabs are scum": the conduct names a group
     said = found.group("said")
     # Violence in what they are said to do is the conduct ("people who kick puppies are
     # monsters"); in what is said of them it is a threat.
-    conduct = found.group("conduct") or ""
     outside = sentence.replace(conduct, " ", 1) if conduct else sentence
     return bool(_ABUSE.search(said)) and not (
         lexicon.VIOLENCE_RE.search(outside) or _HOSTILE_FATE.search(said)
@@ -1592,15 +1586,17 @@ _BEDTIME = re.compile(
     r"nap|shut-?eye|zzz?s?|crash)\b"
 )
 # Not waking, goodbyes, the means at hand and despair: what turns going to bed into a farewell.
-_FAREWELL = (
+# Weariness ("tired of") is one only beside bed; beside a sleep of a set length it is not.
+_NEVER_WAKING_WORDS = (
     r"forever|for ever|for good|permanently|eternal\w*|never|not wake|won'?t wake|"
     r"don'?t wake|wake up again|last|final|goodbye|good-?bye|bye forever|farewell|sorry|"
     r"forgive|anymore|any more|pills?|tablets?|meds|medications?|medicines?|bottle|overdose|"
     r"rope|end it|end this|die|dying|dead|death|suicid\w*|kill|gone|miss me|remember me|"
-    r"love you all|take care of|no point|nothing left|tired of|can'?t (?:go on|do this|take)|"
-    r"hopeless"
+    r"love you all|take care of|no point|nothing left|can'?t (?:go on|do this|take)|hopeless"
 )
+_FAREWELL = rf"{_NEVER_WAKING_WORDS}|tired of"
 _NOT_WAKING = re.compile(rf"\b(?:{_FAREWELL})\b")
+_NEVER_WAKING = re.compile(rf"\b(?:{_NEVER_WAKING_WORDS})\b")
 
 
 def bedtime(sentence: str) -> bool:
@@ -1615,10 +1611,6 @@ _SLEEP_A_WHILE = re.compile(
     r"(?:for (?:a|an|one|two|three|four|five|a few|\d+) (?:whole )?(?:hours?|days?|weeks?|"
     r"months?|years?)|all (?:day|weekend|week)|(?:till|until) (?:monday|tomorrow|noon|next \w+|"
     r"the weekend|christmas|spring))\b"
-)
-_NEVER_WAKING = re.compile(
-    r"\b(?:forever|for ever|for good|never|not wake|won'?t wake|don'?t wake|pills?|tablets?|"
-    r"overdose|die|dying|dead|death|suicid\w*|kill|end it|end this|no point|goodbye|hopeless)\b"
 )
 
 
@@ -1944,13 +1936,17 @@ def praises_prowess(sentence: str) -> bool:
     return bool(_PROWESS.search(sentence)) and not _WORSE_THAN_MILD.search(sentence)
 
 
-# Harm met by going to the law: "If my sister's boyfriend hurts her again I'll call the police".
-_TURNS_TO_LAW = re.compile(
-    r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will|'re going to)|i'd|i "
-    r"would|i should|should i|i need to|i have to) (?:\w+ )?(?:call|phone|ring|get|report (?:him|"
-    r"her|them|it) to|go to|contact|tell) (?:the )?(?:police|cops|911|999|112|authorities|a "
-    r"lawyer|a restraining order|a protection order|child protective services|cps|social "
-    r"services)\b"
+# Harm met on the harmed one's side: the police called ("if my sister's boyfriend hurts her
+# again I'll call the police") or a vow that no one will hurt them again ("I'll make sure no one
+# ever hurts her again").
+_SIDES_WITH_THE_HARMED = re.compile(
+    r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will|'re going to)|i'd|"
+    r"i would|i should|should i|i need to|i have to) (?:\w+ )?(?:call|phone|ring|get|report (?:him|"
+    r"her|them|it) to|go to|contact|tell) (?:the )?(?:police|cops|911|999|112|authorities|a lawyer|"
+    r"a restraining order|a protection order|child protective services|cps|social services)\b|"
+    r"\b(?:make sure|see to it|promise|swear|guarantee) (?:that )?(?:no(?:body| one)|"
+    r"nothing) (?:will |can )?(?:ever )?(?:hurts?|touch(?:es)?|bull(?:y|ies)|harms?|scares?|"
+    r"threatens?|hits?) (?:her|him|you|them|my \w+|our \w+) (?:\w+ )?again\b"
 )
 _I_DO_HARM = re.compile(
     r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will)|i'd|i would) (?:\w+ )?"
@@ -1959,38 +1955,24 @@ _I_DO_HARM = re.compile(
 )
 
 
-# A vow to protect someone: "I'll make sure no one ever hurts her again".
-_PROTECTS = re.compile(
-    r"\b(?:make sure|see to it|promise|swear|guarantee) (?:that )?(?:no(?:body| one)|nothing) "
-    r"(?:will |can )?(?:ever )?(?:hurts?|touch(?:es)?|bull(?:y|ies)|harms?|scares?|threatens?|"
-    r"hits?) (?:her|him|you|them|my \w+|our \w+) (?:\w+ )?again\b"
-)
-
-
-def protects(sentence: str) -> bool:
-    """The writer vows that no one will hurt someone again, and threatens no harm of their own."""
-    return bool(_PROTECTS.search(sentence)) and not _I_DO_HARM.search(sentence)
-
-
-def turns_to_law(sentence: str) -> bool:
-    """The writer meets harm done to someone by calling the police or the like, and threatens
-    no harm of their own."""
-    return bool(_TURNS_TO_LAW.search(sentence)) and not _I_DO_HARM.search(sentence)
+def sides_with_the_harmed(sentence: str) -> bool:
+    """The writer meets harm done to someone by calling the police or the like, or vows no one
+    will hurt them again, and threatens no harm of their own."""
+    return bool(_SIDES_WITH_THE_HARMED.search(sentence)) and not _I_DO_HARM.search(sentence)
 
 
 # Encouragement said to the reader: "everybody likes you", "keep showing up", "proud of you".
 _ENCOURAGES = re.compile(
-    r"\b(?:(?:(?:everybody|everyone|the (?:whole )?(?:team|class|office|family)) (?:really )?"
-    r"(?:likes|loves|appreciates|respects|admires|misses|values)|(?:we|they) (?:all )?(?:really )?"
-    r"(?:like|love|appreciate|respect|admire|miss|value)) (?:you|having you)\b(?! to\b)|keep "
-    r"(?:showing up(?! (?:at|outside|near))|going|it up|up the good work|trying|pushing|at it|"
-    r"shining|being you)|(?:you'?re|"
+    r"\b(?:(?:(?:everybody|everyone|the (?:whole )?(?:team|class|office|"
+    r"family)) (?:really )?(?:likes|loves|appreciates|respects|admires|misses|values)|(?:we|"
+    r"they) (?:all )?(?:really )?(?:like|love|appreciate|respect|admire|miss|value)) (?:you|"
+    r"having you)\b(?! to\b)|keep (?:showing up(?! (?:at|outside|near))|going|it up|"
+    r"up the good work|trying|pushing|at it|shining|being you)|(?:you'?re|"
     r"you are) (?:doing (?:great|amazing|so well|well|fine|awesome)|(?:so |really )?(?:appreciated|"
-    r"loved|valued|missed|welcome))|(?:so |really )?proud of you|(?:you|people like you|someone "
-    r"like you) (?:are|'re|is) (?:so |really |truly |such )?(?:kind|nice|sweet|lovely|wonderful|"
-    r"amazing|awesome|generous|inspiring|talented|brilliant|a gift|a blessing|the best)\b(?! at "
-    r"(?:lying|ruining|hurting))|you(?:'ve| have) got this|don'?t "
-    r"give up)\b"
+    r"loved|valued|missed|welcome))|(?:so |really )?proud of you|(?:you|people like you|"
+    r"someone like you) (?:are|'re|is) (?:so |really |truly |such )?(?:kind|nice|sweet|lovely|"
+    r"wonderful|amazing|awesome|generous|inspiring|talented|brilliant|a gift|a blessing|"
+    r"the best)\b(?! at (?:lying|ruining|hurting))|you(?:'ve| have) got this|don'?t give up)\b"
 )
 
 
@@ -2305,13 +2287,11 @@ _FOREIGN_COUNTER = re.compile(
     # The naming itself condemned: "ich finde es schlimm, dass Flüchtlinge als Parasiten
     # bezeichnet werden", "je trouve ça honteux qu'on traite les migrants de rats", "me parece
     # horrible que llamen ratas a los inmigrantes".
-    rf"\b(?:(?:ich finde|finde ich) es|es ist|je trouve (?:ca|cela)|c'?est|me parece|es)\s+"
-    rf"(?:\w+\s+)?"
-    rf"(?:schlimm|furchtbar|schrecklich|falsch|traurig|unertraglich|grauenhaft|"
-    rf"{_FOREIGN_CONDEMNED}|"
-    rf"horrible|triste|grave|affreux|terrible|lamentable|injusto|injuste)\s*,?\s*(?:dass|que|qu')\b"
-    rf"[^.!?]{{0,80}}\b(?:bezeichnet|genannt|beschimpft|betitelt|traite\w*|appel\w*|qualifi\w*|"
-    rf"llam\w*|trat\w*)\b|"
+    rf"\b(?:(?:ich finde|finde ich) es|es ist|je trouve (?:ca|cela)|c'?est|me parece|"
+    rf"es)\s+(?:\w+\s+)?(?:schlimm|furchtbar|schrecklich|falsch|traurig|unertraglich|grauenhaft|"
+    rf"{_FOREIGN_CONDEMNED}|horrible|triste|grave|affreux|terrible|lamentable|injusto|"
+    rf"injuste)\s*,?\s*(?:dass|que|qu')\b[^.!?]{{0,80}}\b(?:bezeichnet|genannt|beschimpft|betitelt|"
+    rf"traite\w*|appel\w*|qualifi\w*|llam\w*|trat\w*)\b|"
     # Hostility at those who mistreat a group: "je déteste quand les gens insultent les gays".
     rf"\b(?:je deteste|je hais|je ne supporte pas|ich hasse es|ich kann es nicht leiden|odio|"
     rf"detesto|no soporto)\s*,?\s*(?:quand|lorsque|wenn|cuando)\s+(?:les gens|on|quelqu'un|"

@@ -290,10 +290,9 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     (("HATE_SPEECH", "HARASSMENT"), context.asks_why_wronged, context.approves_a_wrong),
     # "I'll kill you if you eat my leftovers lol": violent words over a trifle, with a laugh.
     (("VIOLENCE", "HARASSMENT"), context.jocular, _never),
-    # "If my sister's boyfriend hurts her again I'll call the police": harm met by the law.
-    (("VIOLENCE",), context.turns_to_law, _never),
-    # "I'll make sure no one ever hurts her again": a vow to protect.
-    (("VIOLENCE", "HARASSMENT"), context.protects, _never),
+    # "If my sister's boyfriend hurts her again I'll call the police", "I'll make sure no one
+    # ever hurts her again": harm met on the harmed one's side.
+    (("VIOLENCE", "HARASSMENT"), context.sides_with_the_harmed, _never),
     # "If you ever feel like hurting yourself, please call a crisis line": help offered.
     (("HARASSMENT", "VIOLENCE"), _offers_help, _never),
     # "Those kids are absolutely savage at dodgeball": skill at a game praised.

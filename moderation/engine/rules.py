@@ -871,8 +871,7 @@ _UNFIT = re.compile(
 # "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
 # a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
 _FORCED_ON = re.compile(
-    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+"
-    rf"(?:to\s+)?"
+    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
     r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
     r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
     r"(?:taught|given) a lesson)\b"
@@ -1194,28 +1193,26 @@ _SHOT_CALLED = re.compile(
 # beaten", "he deserves to be shot" (not "that scene should be shot in black and white").
 _HARM_CALLED_ON_ONE = re.compile(
     r"\b(?:he|she|that (?:\w+ )?(?:guy|man|woman|girl|boy|kid|ref|referee|umpire|coach|teacher|cop|"
-    r"officer|judge|politician|senator|president|mayor|governor|bitch|bastard|asshole|prick|"
-    r"idiot|moron|driver|pedo|pedophile|paedophile|rapist|landlord|boss|neighbou?r|ex|thief|"
-    r"snitch|traitor)|the (?:ref|referee|umpire|senator|president|mayor|judge|landlord))\s+"
-    r"(?:should|needs? to|ought to|deserves? to|must|has to)\s+(?:be|get)\s+(?:\w+\s+){0,7}?"
-    r"(?:shot(?! (?:in|on|with|from|for|at)\b)|beaten(?: to death| up| bloody| senseless)?|"
-    r"stabbed|lynched|hanged|strung up|burned alive|burnt alive|tortured|executed|murdered|"
-    r"killed(?! off\b)|shot dead|kicked to death|stoned(?: to death)?|curb ?stomped|castrated|"
-    r"gutted)\b"
+    r"officer|judge|politician|senator|president|mayor|governor|bitch|bastard|asshole|prick|idiot|"
+    r"moron|driver|pedo|pedophile|paedophile|rapist|landlord|boss|neighbou?r|ex|thief|snitch|"
+    r"traitor)|the (?:ref|referee|umpire|senator|president|mayor|judge|landlord))\s+(?:should|"
+    r"needs? to|ought to|deserves? to|must|has to)\s+(?:be|get)\s+(?:\w+\s+){0,7}?(?:shot(?! (?:in|"
+    r"on|with|from|for|at)\b)|beaten(?: to death| up| bloody| senseless)?|stabbed|lynched|hanged|"
+    r"strung up|burned alive|burnt alive|tortured|executed|murdered|killed(?! off\b)|shot dead|"
+    r"kicked to death|stoned(?: to death)?|curb ?stomped|castrated|gutted)\b"
 )
 # Killing called for in a euphemism ("someone needs to put him in the ground before the vote",
 # not a funeral), and a face to be ruined ("I'll make sure no other guy ever wants to look at
 # her face again").
 _KILLING_OR_MAIMING_VEILED = re.compile(
     rf"(?:{_CALLER}|\bi(?:'ll| will|'m going to|'m gonna| am going to)\s+(?:\w+\s+)?)put (?:him|"
-    r"her|them|you|that \w+|this \w+) (?:in the ground|six feet under|in a (?:body bag|coffin|"
-    r"box|grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b(?:funeral|service|"
-    r"cemetery|buried|burial|rest in peace|rip|passed away|died)\b)|"
-    r"\bi(?:'ll| will|'m going to|'m gonna| am going to) (?:make sure|see to it|guarantee|"
-    r"ensure) (?:that )?(?:no(?:body| one)|no other (?:guy|man|woman|girl|boy|person)) (?:will )?"
-    r"(?:ever )?(?:wants? to |will want to |can |could )?(?:look at|kiss|touch|recogni[sz]e) "
-    r"(?:her|"
-    r"his|your|their) face (?:ever )?again\b"
+    r"her|them|you|that \w+|this \w+) (?:in the ground|six feet under|in a (?:body bag|coffin|box|"
+    r"grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b(?:funeral|service|cemetery|"
+    r"buried|burial|rest in peace|rip|passed away|died)\b)|\bi(?:'ll| will|'m going to|'m gonna|"
+    r" am going to) (?:make sure|see to it|guarantee|ensure) (?:that )?(?:no(?:body| one)|"
+    r"no other (?:guy|man|woman|girl|boy|person)) (?:will )?(?:ever )?(?:wants? to |will want to |"
+    r"can |could )?(?:look at|kiss|touch|recogni[sz]e) (?:her|his|your|"
+    r"their) face (?:ever )?again\b"
 )
 # People hunted with weapons: "grab your rifles and go hunting for Democrats", "load up, time
 # to hunt down some liberals" (not deer, bargains, or engineers hired).
@@ -1278,10 +1275,10 @@ _HARM_SUFFERED = (
     r"(?:smashed|bashed|kicked|caved|punched|stomped|knocked) (?:in|out)|"
     r"(?:their|his|her|the) (?:bodies|body|corpses?) (?:burn|burning|rot|rotting|on fire)|"
     # Heads cut off: "the cartel chopping that guy's head off".
-    r"(?:chop|cut|hack|saw|slic|rip|blow|tear)\w* (?:off )?(?:(?:that|this|the|a|some) (?:\w+ )?"
-    r"(?:guy|man|woman|person|kid|boy|girl|dude|soldier|prisoner|hostage|victim|snitch|cop)'s|his|"
-    r"her|their|someone'?s|somebody'?s|people'?s) (?:heads?|limbs|hands|fingers|arms|legs|faces?) "
-    r"off|"
+    r"(?:chop|cut|hack|saw|slic|rip|blow|tear)\w* (?:off )?(?:(?:that|this|the|a|"
+    r"some) (?:\w+ )?(?:guy|man|woman|person|kid|boy|girl|dude|soldier|prisoner|hostage|victim|"
+    r"snitch|cop)'s|his|her|their|someone'?s|somebody'?s|people'?s) (?:heads?|limbs|hands|fingers|"
+    r"arms|legs|faces?) off|"
     # The act named: "the video of the beheading was so satisfying".
     r"(?:the|a|that|this) (?:\w+ )?(?:beheading|lynching|stabbing|massacre|mass shooting|"
     r"school shooting)s?)"
@@ -1535,9 +1532,8 @@ _FOUND_WHERE = re.compile(
     r"place|flat|apartment)\b|"
     # Said of someone else: "I've already found his workplace and his home address".
     r"\bi(?:'ve| have)? (?:already |just )?(?:found|tracked down|looked up|got) (?:out )?(?:his|"
-    r"her|"
-    r"their) (?:(?:workplace|work address|job|school|car|number) and (?:his|her|their) )?(?:home "
-    r"address|address|street|house|home|place|flat|apartment|workplace)\b"
+    r"her|their) (?:(?:workplace|work address|job|school|car|number) and (?:his|her|"
+    r"their) )?(?:home address|address|street|house|home|place|flat|apartment|workplace)\b"
 )
 _VISIT_PROMISED = re.compile(
     r"\b(?:i'?m coming|coming for you|you(?:'re| are) not safe|you think you(?:'re| are) safe|"
@@ -1565,14 +1561,12 @@ _ABUSE_ENDORSED = re.compile(
     r"okay|acceptable|justified|normal|good|necessary|alright|all right|healthy|deserved|"
     r"discipline|the only way|needed|called for)\b|"
     # "... to keep her in line".
-    r"\b(?:beat|hit|slap|punch|smack|choke|kick)(?:ing|s)?\s+(?:your|a|the|my|his|their)\s+"
-    r"(?:wife|girlfriend|partner|woman|women|husband)\b[^.!?]{0,40}?\bto keep (?:her|him|them) "
-    r"in (?:line|check|her place|his place|their place)\b|"
-    r"\bit'?s (?:totally |perfectly |completely |sometimes )?(?:fine|ok|okay|acceptable|normal|"
-    r"good|"
-    r"necessary) to "
-    r"(?:beat|hit|slap|punch|choke|kick|rape|abuse) (?:your|a|the) (?:wife|husband|partner|"
-    r"girlfriend|boyfriend|kids?|children|child|woman)\b"
+    r"\b(?:beat|hit|slap|punch|smack|choke|kick)(?:ing|s)?\s+(?:your|a|the|my|his|their)\s+(?:wife|"
+    r"girlfriend|partner|woman|women|husband)\b[^.!?]{0,40}?\bto keep (?:her|him|them) in (?:line|"
+    r"check|her place|his place|their place)\b|\bit'?s (?:totally |perfectly |completely |"
+    r"sometimes )?(?:fine|ok|okay|acceptable|normal|good|necessary) to (?:beat|hit|slap|punch|"
+    r"choke|kick|rape|abuse) (?:your|a|the) (?:wife|husband|partner|girlfriend|boyfriend|kids?|"
+    r"children|child|woman)\b"
 )
 
 
@@ -2045,8 +2039,8 @@ _VEILED_THREAT = re.compile(
     r"\bwith (?:a |my |the )?(?:baseball )?(?:bat|knife|crowbar|gun|hammer|machete|pipe|brick|tire "
     r"iron|axe|shotgun|rifle|pistol)\b|"
     # "I'm coming for your kneecaps."
-    r"\b(?:coming|come|going) for (?:your|his|her|their) (?:kneecaps|knees|legs|teeth|throat|"
-    r"skull|neck)\b|"
+    r"\b(?:coming|come|going) for (?:your|his|her|their) (?:kneecaps|knees|legs|teeth|throat|skull|"
+    r"neck)\b|"
     # Harm wished done, after the fact: "someone should have pushed him off the boat".
     r"\b(?:someone|somebody|they|we|you) (?:should|ought to) have (?:just )?(?:pushed|thrown|shot|"
     r"stabbed|drowned|killed|run over|punched|beaten|strangled) (?:him|her|them|(?:that|the) "
@@ -2092,16 +2086,15 @@ _STALKING = re.compile(
     r"\byou can'?t block me forever\b|"
     # Urged on others: "keep sending him messages from new accounts every hour until he breaks".
     r"\b(?:keep |start |let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?)(?:messag|text|"
-    r"call|"
-    r"email|dm|spam|ping|tag|send)\w*\s+(?:him|her|them|that \w+|this \w+|my ex)\b[^.!?]{0,50}?"
-    r"\buntil (?:he|she|they) (?:breaks?|cracks?|snaps?|gives? in|gives? up|cr(?:y|ies)|quits?|"
-    r"leaves?|loses? it|goes? (?:crazy|insane)|kills? (?:himself|herself|themselves)|unblocks?)\b|"
+    r"call|email|dm|spam|ping|tag|send)\w*\s+(?:him|her|them|that \w+|this \w+|"
+    r"my ex)\b[^.!?]{0,50}?\buntil (?:he|she|they) (?:breaks?|cracks?|snaps?|gives? in|gives? up|"
+    r"cr(?:y|ies)|quits?|leaves?|loses? it|goes? (?:crazy|insane)|kills? (?:himself|herself|"
+    r"themselves)|unblocks?)\b|"
     # "Keep showing up at her house until she talks to you."
-    r"\b(?:keep |start |let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?|i(?:'ll| will) "
-    r"keep )(?:showing up|turning up|waiting|hanging around|parking|calling) (?:at|outside|near|"
-    r"by) "
-    r"(?:her|his|their|my ex'?s) (?:house|place|home|work|job|door|school|flat|apartment|office)\b"
-    r"[^.!?]{0,50}?\buntil (?:he|she|they)\b|"
+    r"\b(?:keep |start |let'?s (?:all )?(?:keep )?|we should (?:all )?(?:keep )?|i(?:'ll|"
+    r" will) keep )(?:showing up|turning up|waiting|hanging around|parking|calling) (?:at|outside|"
+    r"near|by) (?:her|his|their|my ex'?s) (?:house|place|home|work|job|door|school|flat|apartment|"
+    r"office)\b[^.!?]{0,50}?\buntil (?:he|she|they)\b|"
     # Asked for: "help me write messages to send my ex every hour until she answers".
     r"\b(?:messag|text|dm|contact|call|email|send|ping)\w*\s+(?:to\s+)?(?:my ex|my ex-?\w+|my "
     r"crush|that (?:girl|guy)|this (?:girl|guy)|(?:him|her|them)(?=[^.!?]{0,60}\buntil (?:he|she|"
@@ -2830,9 +2823,8 @@ _SELF_HARM_INTENT = re.compile(
     r"tired of (?:living|being alive))\b|"
     # "I just want to sleep forever" (said on its own, not "this bed is so cozy I want to ...").
     r"(?:^|[,;:]\s*|\b(?:just|honestly|sometimes|really|and|so)\s+)i (?:just |really )?(?:want|"
-    r"wanna|"
-    r"wish i could) (?:to )?(?:go to )?sleep (?:forever|for ever|permanently|and never wake)\b"
-    r"(?![^.!?]*\b(?:cozy|cosy|comfy|comfortable|soft|warm)\b)|"
+    r"wanna|wish i could) (?:to )?(?:go to )?sleep (?:forever|for ever|permanently|"
+    r"and never wake)\b(?![^.!?]*\b(?:cozy|cosy|comfy|comfortable|soft|warm)\b)|"
     # No point left in living: "I don't see the point in living anymore", "there's no reason to
     # go on" (not "no point in living in a city", "without music").
     r"\b(?:no|(?:don'?t|do not|can'?t|cannot) see (?:the|a|any)|what'?s the) (?:point|reason) "
@@ -2857,11 +2849,11 @@ _SELF_HARM_INTENT = re.compile(
     r"\b(?:i )?(?:cut|burned|starved|hurt) myself (?:again|last night|today|yesterday|tonight)\b|"
     # Starving to see how thin or until fainting: "I stopped eating three days ago, I want to see
     # how thin I can get before I pass out".
-    r"\b(?:i (?:stopped|quit) eating|i (?:haven'?t|have not|didn'?t|did not) eat(?:en)? "
-    r"(?:anything |"
-    r"a thing )?(?:in|for)|i'?m not eating|i (?:won'?t|will not) eat)\b[^.!?]{0,80}?\b(?:how "
-    r"(?:thin|skinny|light|small)|until i (?:pass out|faint|collapse|black out|disappear)|before i "
-    r"(?:pass out|faint|collapse|black out)|see my (?:bones|ribs|hip ?bones)|(?:thigh|thigh-)gap)\b"
+    r"\b(?:i (?:stopped|quit) eating|i (?:haven'?t|have not|didn'?t|"
+    r"did not) eat(?:en)? (?:anything |a thing )?(?:in|for)|i'?m not eating|i (?:won'?t|"
+    r"will not) eat)\b[^.!?]{0,80}?\b(?:how (?:thin|skinny|light|small)|until i (?:pass out|faint|"
+    r"collapse|black out|disappear)|before i (?:pass out|faint|collapse|black out)|see my (?:bones|"
+    r"ribs|hip ?bones)|(?:thigh|thigh-)gap)\b"
 )
 # Telling someone to harm or end themselves: "just kys", "you should cut yourself", "jump off a
 # bridge please", "do everyone a favour and drink bleach" (a sentence's first words, or after an
@@ -2876,15 +2868,13 @@ _TELLS_TO_DIE = re.compile(
     r"vanish|faint|pass out))\b|"
     # A place to die pointed out to someone thinking of it: "if you're thinking about ending it,
     # the bridge on 5th street is high enough and nobody patrols it at night".
-    r"\bif (?:you'?re|you are|u r|ur) (?:\w+ )?(?:thinking (?:about|of)|planning(?: on| to)?|"
-    r"ready|going) (?:to )?(?:end(?:ing)? it(?: all)?|kill(?:ing)? yourself|suicide|end"
-    r"(?:ing)? your "
-    r"life|tak(?:e|ing) your (?:own )?life)\b[^.!?]{0,80}?\b(?:(?:is|are) (?:high|tall|deep|strong|"
-    r"lethal|"
-    r"quick|painless|fast) enough|no(?:body| one) (?:patrols|checks|watches|guards|will (?:see|"
-    r"stop|"
-    r"find) you)|no (?:railings?|fences?|barriers?|nets?|guards?))\b|"
-    r"\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without you\b|"
+    r"\bif (?:you'?re|you are|u r|ur) (?:\w+ )?(?:thinking (?:about|of)|planning(?: on| to)?|ready|"
+    r"going) (?:to )?(?:end(?:ing)? it(?: all)?|kill(?:ing)? yourself|suicide|"
+    r"end(?:ing)? your life|tak(?:e|ing) your (?:own )?life)\b[^.!?]{0,80}?\b(?:(?:is|are) (?:high|"
+    r"tall|deep|strong|lethal|quick|painless|fast) enough|no(?:body| one) (?:patrols|checks|"
+    r"watches|guards|will (?:see|stop|find) you)|no (?:railings?|fences?|barriers?|nets?|"
+    r"guards?))\b|\b(?:the world|everyone|everybody) (?:would be|is|'d be) better (?:off )?without "
+    r"you\b|"
     # Said of others: "kids who get bullied ... should just kill themselves".
     # (not reported: "some people say they should kill themselves").
     r"(?<!\bsay )(?<!\bsays )(?<!\bsaid )(?<!\bthink )(?<!\bthat )(?<!\btold )"
@@ -3370,14 +3360,13 @@ _SEXUALISED_BODY = re.compile(
 # A child's body admired, and the writer fixated on the child: "my stepdaughter is 13 and has a
 # great body, I can't stop thinking about her".
 _BODY_ADMIRED = re.compile(
-    r"\b(?:great|amazing|nice|perfect|banging|killer|beautiful|gorgeous|incredible) (?:little )?"
-    r"(?:body|figure|curves|legs|ass|butt|chest)\b|\b(?:so |very |well )?developed for (?:her|his) "
-    r"age\b"
+    r"\b(?:great|amazing|nice|perfect|banging|killer|beautiful|gorgeous|"
+    r"incredible) (?:little )?(?:body|figure|curves|legs|ass|butt|chest)\b|\b(?:so |very |"
+    r"well )?developed for (?:her|his) age\b"
 )
 _FIXATED = re.compile(
     r"\b(?:can'?t stop (?:thinking about|looking at|staring at|imagining)|(?:turns?|turned) me on|"
-    r"makes? me (?:hard|wet|horny)|i want (?:her|him) so bad|fantasi[sz]\w* about|obsessed with)"
-    r"\b"
+    r"makes? me (?:hard|wet|horny)|i want (?:her|him) so bad|fantasi[sz]\w* about|obsessed with)\b"
 )
 # Desire for children said outright: "teen boys are the hottest, especially the ones in middle
 # school", "little girls are so sexy".
@@ -3409,12 +3398,11 @@ _CHILD_CONSENT = re.compile(
     r"capable|ready) to (?:consent|have sex)|can (?:consent|give consent)|should be (?:able|"
     r"allowed) to consent)\b|\blower(?:ed|ing)? the age of consent to (?:1[0-5]|[1-9])\b|"
     # "What age is it okay to start touching kids sexually?"
-    rf"\b(?:what|which) age\b[^.!?]{{0,30}}\b(?:okay|ok|fine|acceptable|alright|normal)\b"
-    rf"[^.!?]{{0,30}}\b(?:touch\w*|fondl\w*|kiss\w*|sleep\w* with|hav\w* sex with)\s+(?:kids|"
-    rf"children|minors|a child|a kid|little (?:girls?|boys?)|girls|boys)\b[^.!?]{{0,20}}?"
-    rf"\bsexually\b|"
-    rf"\b(?:touch\w*|fondl\w*|kiss\w*)\s+(?:kids|children|minors|a child|a kid|little "
-    rf"(?:girls?|boys?))\s+sexually\b"
+    rf"\b(?:what|which) age\b[^.!?]{{0,30}}\b(?:okay|ok|fine|acceptable|alright|"
+    rf"normal)\b[^.!?]{{0,30}}\b(?:touch\w*|fondl\w*|kiss\w*|sleep\w* with|"
+    rf"hav\w* sex with)\s+(?:kids|children|minors|a child|a kid|little (?:girls?|boys?)|girls|"
+    rf"boys)\b[^.!?]{{0,20}}?\bsexually\b|\b(?:touch\w*|fondl\w*|kiss\w*)\s+(?:kids|children|"
+    rf"minors|a child|a kid|little (?:girls?|boys?))\s+sexually\b"
 )
 # Sexual writing or role-play with a child in it (the three within a short stretch of text).
 _AGE_WORDS = re.compile(
@@ -3458,12 +3446,10 @@ _MET_ONLINE = re.compile(
 )
 _MEET_ALONE = re.compile(
     r"\b(?:get|have|convince|persuade|ask|make)\s+(?:her|him|them)\s+(?:to\s+)?(?:meet|see|"
-    r"visit)\s+"
-    r"(?:me|us)\s+(?:up\s+)?(?:alone|in private|in person|somewhere (?:private|quiet)|at my "
-    r"(?:place|house|flat|apartment|hotel))\b|"
-    r"\b(?:meet|see|pick up|take|get)\s+(?:her|him|them)\s+(?:up\s+)?(?:alone|in private|"
-    r"somewhere (?:private|quiet)|at my (?:place|house|flat|apartment|hotel)|in my car|"
-    r"(?:at|to) a hotel|without (?:her|his|their) parents)\b"
+    r"visit)\s+(?:me|us)\s+(?:up\s+)?(?:alone|in private|in person|somewhere (?:private|quiet)|"
+    r"at my (?:place|house|flat|apartment|hotel))\b|\b(?:meet|see|pick up|take|get)\s+(?:her|him|"
+    r"them)\s+(?:up\s+)?(?:alone|in private|somewhere (?:private|quiet)|at my (?:place|house|flat|"
+    r"apartment|hotel)|in my car|(?:at|to) a hotel|without (?:her|his|their) parents)\b"
 )
 
 
@@ -4317,6 +4303,11 @@ _WRITING_PROTECTIVE = re.compile(
 )
 
 
+# How personal details are asked for: "what's", "give me", "find me", "look up".
+_DETAILS_ASKED = (
+    r"(?:what'?s|what is|what are|give me|tell me|find(?: me| out)?|look up|get(?: me)?|send me|"
+    r"where can i find|i need|i want)"
+)
 # Finding where a private person lives or works, with an aim that is not theirs to choose:
 # "find the home address of a girl from my gym; I only know her first name".
 _DOX_TARGET = re.compile(
@@ -4336,25 +4327,20 @@ _DOX_TARGET = re.compile(
     r"\b(?:which|what|the) school (?:my|his|her|their|the|this|that) (?:[\w'-]+ ){0,3}?(?:daughter|"
     r"son|kid|kids|child|children|girl|boy) (?:goes to|attends|is at|go to|attend)\b|"
     # "Tell me which apartment the new girl in 4B lives in".
-    r"\b(?:what'?s|what is|give me|tell me|find|look up|get)\s+(?:my|this|that|the) "
-    r"(?:[\w-]+ ){0,3}?[\w-]+'s (?:home |current |new |cell |mobile |personal )?(?:address|phone "
-    r"number|number|email(?: address)?)\b|"
+    rf"\b{_DETAILS_ASKED}\s+(?:my|this|that|the) (?:[\w-]+ ){{0,3}}?[\w-]+'s (?:home |current |"
+    r"new |cell |mobile |personal )?(?:address|phone number|number|email(?: address)?)\b|"
     r"\b(?:which|what) (?:apartment|flat|house|room|door|floor|unit|dorm room)\b[^.!?]{0,40}?"
     r"\b(?:lives? in|lives? at|sleeps in|stays in|is staying in)\b"
-)
-# A named person's home or personal contact details asked for, to reach them: "what is Taylor
-# Swift's home address so I can go there?" (not a business's number, nor one's own people's:
-# "what's my mum's cell number"; a name alone may be a fictional character's: "What is Harry
-# Potter's home address?").
-_DETAILS_ASKED = (
-    r"(?:what'?s|what is|what are|give me|tell me|find(?: me| out)?|look up|get(?: me)?|send me|"
-    r"where can i find|i need|i want)"
 )
 # What only its owner should hold: identity numbers, bank details, passwords.
 _SECRETS = (
     r"(?:social security number|ssn|bank (?:details|account(?: number)?|login)|passwords?|credit "
     r"card(?: number| details)?|pin(?: number| code)?|login details|passcode)"
 )
+# A named person's home or personal contact details asked for, to reach them: "what is Taylor
+# Swift's home address so I can go there?" (not a business's number, nor one's own people's:
+# "what's my mum's cell number"; a name alone may be a fictional character's: "What is Harry
+# Potter's home address?").
 _PRIVATE_DETAILS = re.compile(
     rf"\b{_DETAILS_ASKED}\s+(?!(?:my|your|our|the|this|that|a|an|his|her|their|its)\b)"
     r"[a-z]+(?: [a-z]+)?'s\s+(?:(?:real|exact|current|new|actual) )?(?:home address|home phone "
@@ -4363,24 +4349,23 @@ _PRIVATE_DETAILS = re.compile(
     rf"{_SECRETS})\b"
 )
 # Someone the asker knows, their identity or money: "what is my coworker Sarah's social security
-# number?" (not one's own: "what's my social security number used for").
+# number?", and the other way round: "what's the email password of my ex-wife?" (not one's own:
+# "what's my social security number used for"; not an elderly parent's, whose affairs the asker
+# may be managing: "my dad has dementia").
+_SECRET_HELD = (
+    r"(?:phone |email |instagram |facebook |icloud |bank |online banking |account |debit card |"
+    rf"paypal )?{_SECRETS}"
+)
 _KNOWN_PERSONS_SECRETS = re.compile(
     rf"\b(?:{_DETAILS_ASKED}|{_ASK}\s+(?:\w+\s+){{0,2}}?(?:find(?: out)?|get|see|access|guess|"
-    rf"learn|crack|figure out))\s+"
-    # Not an elderly parent's, whose affairs a child may be managing ("my dad has dementia").
-    r"(?:out\s+)?(?:my|our|the)\s+(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
-    rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+(?:phone |email |instagram |facebook |icloud |bank |online "
-    rf"banking |account |debit card |paypal )?{_SECRETS}\b"
-)
-# The same asked the other way round: "what is the social security number of my landlord",
-# "what's the email password of my ex-wife".
-_SECRETS_OF_SOMEONE = re.compile(
-    rf"\b{_DETAILS_ASKED}\s+(?:the\s+)?(?:phone |email |instagram |facebook |icloud |bank |online "
-    rf"banking |account |debit card |paypal )?{_SECRETS}\s+(?:of|for|belonging to)\s+(?:my|our|"
-    r"this|that)\s+(?:\w+\s+)?(?:landlord|landlady|boss|ex|ex-?(?:wife|husband|girlfriend|"
-    r"boyfriend|partner)|wife|husband|girlfriend|boyfriend|partner|co-?worker|colleague|"
-    r"neighbou?r|roommate|flatmate|housemate|classmate|teacher|friend|sister|brother|cousin|"
-    r"employee|manager|tenant|crush|(?:sister|brother)-in-law|guy|girl|woman|man)\b"
+    rf"learn|crack|figure out))\s+(?:out\s+)?(?:my|our|the)\s+"
+    r"(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
+    rf"(?:\w+\s+){{0,2}}?[a-z-]+'s\s+{_SECRET_HELD}\b"
+    rf"|\b{_DETAILS_ASKED}\s+(?:the\s+)?{_SECRET_HELD}\s+(?:of|for|belonging to)\s+(?:my|our|this|"
+    r"that)\s+(?:\w+\s+)?(?:landlord|landlady|boss|ex|ex-?(?:wife|husband|girlfriend|boyfriend|"
+    r"partner)|wife|husband|girlfriend|boyfriend|partner|co-?worker|colleague|neighbou?r|roommate|"
+    r"flatmate|housemate|classmate|teacher|friend|sister|brother|cousin|employee|manager|tenant|"
+    r"crush|(?:sister|brother)-in-law|guy|girl|woman|man)\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
 _MAKE_BELIEVE_PERSON = re.compile(
@@ -4410,26 +4395,22 @@ _DOX_POSTED = re.compile(
     r"forum|the (?:group )?chat|the server)|pay (?:her|him|them) a (?:little )?visit|show up)\b)"
 )
 _DOX_AIM = re.compile(
-    r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?"
-    r"(?:i|we) (?:met|saw|noticed|matched with|talked to|followed)|"
-    r"show up|turn up|go to (?:her|his|their)|go there|wait outside|wait for (?:her|him|them)|"
-    r"visit (?:her|him|them)|need to find (?:her|him|them)|"
-    r"surprise (?:her|him|them)|"
-    r"when (?:she|he)(?:'s| is) alone|pay (?:her|him|them) "
-    r"a (?:little )?visit|at (?:her|his|their) "
-    r"door|flood|my followers|make (?:her|him|them) (?:pay|regret)|confront|"
-    r"make (?:her|his|their) life (?:a )?(?:living )?(?:hell|misery|miserable)|"
-    r"ruin (?:her|his|their) life|get (?:back at|revenge on|even with) (?:her|him|them)|teach "
-    r"(?:her|him|them) a lesson|(?:scare|harass|threaten) (?:her|him|them)|without (?:her|him|"
-    r"them) "
-    r"knowing|only know (?:her|his|their) (?:first )?name|my ex|ex-?(?:girlfriend|boyfriend|wife|"
-    r"husband|partner)|blocked me|restraining order|(?:won'?t|doesn'?t want to|refuses? to) "
-    r"(?:talk to|see|speak to|answer|reply to) me|changed (?:her|his|their) (?:number|address)|"
-    r"(?:who|that) (?:wrote|posted|said|published) (?:that|an?|the|this) (?:\w+ )?(?:article|post|"
-    r"review|story|tweet|video|thing) about me|(?:who|that) (?:insulted|critici[sz]ed|reported|"
-    r"exposed|embarrassed|humiliated|dumped|fired) me|"
-    r"from (?:the |her |his |their )?(?:stuff |"
-    r"things )?(?:in the )?(?:photos?|videos?|pictures?|background))\b"
+    r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?(?:i|"
+    r"we) (?:met|saw|noticed|matched with|talked to|followed)|show up|turn up|go to (?:her|his|"
+    r"their)|go there|wait outside|wait for (?:her|him|them)|visit (?:her|him|them)|"
+    r"need to find (?:her|him|them)|surprise (?:her|him|them)|when (?:she|he)(?:'s| is) alone|"
+    r"pay (?:her|him|them) a (?:little )?visit|at (?:her|his|their) door|flood|my followers|"
+    r"make (?:her|him|them) (?:pay|regret)|confront|make (?:her|his|their) life (?:a )?(?:living "
+    r")?(?:hell|misery|miserable)|ruin (?:her|his|their) life|get (?:back at|revenge on|"
+    r"even with) (?:her|him|them)|teach (?:her|him|them) a lesson|(?:scare|harass|threaten) (?:her|"
+    r"him|them)|without (?:her|him|them) knowing|only know (?:her|his|their) (?:first )?name|my ex|"
+    r"ex-?(?:girlfriend|boyfriend|wife|husband|partner)|blocked me|restraining order|(?:won'?t|"
+    r"doesn'?t want to|refuses? to) (?:talk to|see|speak to|answer|reply to) me|changed (?:her|his|"
+    r"their) (?:number|address)|(?:who|that) (?:wrote|posted|said|published) (?:that|an?|the|"
+    r"this) (?:\w+ )?(?:article|post|review|story|tweet|video|thing) about me|(?:who|"
+    r"that) (?:insulted|critici[sz]ed|reported|exposed|embarrassed|humiliated|dumped|fired) me|"
+    r"from (?:the |her |his |their )?(?:stuff |things )?(?:in the )?(?:photos?|videos?|pictures?|"
+    r"background))\b"
 )
 # Sharing someone's intimate images.
 _NCII = re.compile(
@@ -4715,15 +4696,15 @@ _ATROCITY = (
 _ATROCITY_REPEATED = re.compile(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recreate|re-?enact|repeat|replicate|copy|redo|bring back|"
     rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_ATROCITY}|what {_ATROCITY} did)\b|"
-    rf"\b(?:learn from|lessons? from|study|copy)\s+(?:\w+\s+){{0,2}}?{_ATROCITY}\b"
-    rf"[^.!?]{{0,40}}?\b(?:to do it better|do it better|do the same|so i can|to (?:kill|hurt) "
-    rf"more|without getting caught)\b|"
+    rf"\b(?:learn from|lessons? from|study|"
+    rf"copy)\s+(?:\w+\s+){{0,2}}?{_ATROCITY}\b[^.!?]{{0,40}}?\b(?:to do it better|do it better|"
+    rf"do the same|so i can|to (?:kill|hurt) more|without getting caught)\b|"
     rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
     rf"the same)\b|"
     # "What made the Christchurch shooting so effective, and how could it be done better?"
     rf"\b{_ATROCITY}\b[^?]{{0,60}}?\b(?:so effective|so successful|so deadly|work so well)\b"
-    r"[^?]{0,60}?\b(?:done better|do it better|improve(?:d)? on|more (?:deadly|effective)|kill "
-    r"more)\b|"
+    r"[^?]{0,60}?\b(?:done better|do it better|improve(?:d)? on|more (?:deadly|effective)|"
+    r"kill more)\b|"
     # "How do I carry out an attack like the one on 9/11?"
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|pull off|do|stage|commit|plan|organi[sz]e|"
     r"launch|execute)\s+(?:an?|my own|our own)\s+(?:\w+\s+)?(?:attack|shooting|bombing|massacre|"
@@ -4772,12 +4753,6 @@ _REQUESTS: tuple[
     ),
     (
         _KNOWN_PERSONS_SECRETS,
-        None,
-        None,
-        _asked("ILLEGAL", "Seeks someone else's identity numbers, passwords or bank details."),
-    ),
-    (
-        _SECRETS_OF_SOMEONE,
         None,
         None,
         _asked("ILLEGAL", "Seeks someone else's identity numbers, passwords or bank details."),
@@ -4962,12 +4937,10 @@ _FOREIGN_THREAT = re.compile(
     # Death wished on the reader: "ich hoffe, du verreckst", "j'espère que tu crèves", "ojalá
     # te mueras".
     r"\b(?:ich hoffe|hoffentlich)\s*,?\s*(?:dass )?(?:du|ihr) (?:\w+ ){0,2}?(?:verreckst|verreckt|"
-    r"stirbst|sterbt|krepierst|krepiert|verbrennst|ersaufst|draufgehst|abkratzt)\b|"
-    r"\b(?:j'espere|j espere|je souhaite|je veux)\s+(?:que|qu')\s*(?:tu|vous) (?:\w+ ){0,2}?"
-    r"(?:creves|"
-    r"crevez|meurs|mouriez|mourras|brules|pourrisses|pourrissiez)\b|"
-    r"\b(?:ojala|espero que)\s+(?:que\s+)?(?:te|os) (?:mueras|murais|pudras|ahogues|quemes|"
-    r"revientes)\b|"
+    r"stirbst|sterbt|krepierst|krepiert|verbrennst|ersaufst|draufgehst|abkratzt)\b|\b(?:j'espere|"
+    r"j espere|je souhaite|je veux)\s+(?:que|qu')\s*(?:tu|vous) (?:\w+ ){0,2}?(?:creves|crevez|"
+    r"meurs|mouriez|mourras|brules|pourrisses|pourrissiez)\b|\b(?:ojala|"
+    r"espero que)\s+(?:que\s+)?(?:te|os) (?:mueras|murais|pudras|ahogues|quemes|revientes)\b|"
     # Spanish
     r"\b(?:te|os|lo|la|los|las) (?:voy|vamos) a (?:matar|apunalar|disparar|reventar|"
     r"quemar|ahorcar|violar|golpear|partir la cara|romper la cara)\b|\bvoy a (?:matarte|"
@@ -5049,8 +5022,7 @@ _FOREIGN_SELF_HARM = re.compile(
     r"soir|cette nuit|esta noche)\b[^.!?]{0,30}?\b(?:ist (?:es|alles) vorbei|ist schluss|ist es "
     r"aus|c'?est fini|tout (?:sera|est) fini|tout s'arrete|j'en finis|se acab\w+|todo (?:se )?"
     r"acab\w+|termin\w+ todo|acabo con todo)|"
-    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|"
-    r"schluck\w*)\b"
+    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
     r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
     r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
     r"aufhangen|erhangen|vor den zug werfen)\b|\blass den motor laufen\b|"
@@ -5333,13 +5305,12 @@ _FOREIGN_HATE = re.compile(
 _FOREIGN_INSULT = re.compile(
     # People called no humans, or beasts: "ces gens-là ne sont pas des humains, ce sont des
     # bêtes", "diese Leute sind keine Menschen", "esta gente no son personas, son animales".
-    r"\b(?:ces gens(?:-la| la)?|ces (?:types|mecs|personnes)|diese (?:leute|menschen|typen)|esta "
-    r"gente|estas personas|esos tipos)\b[^.!?]{0,30}?\b(?:ne sont (?:pas|plus) des (?:etres )?"
-    r"humains|sont des (?:betes|animaux|rats|cafards|sous-hommes)(?! de)|ce sont des (?:betes|"
-    r"animaux|"
-    r"rats|cafards)|(?:sind )?keine menschen|sind (?:tiere|ratten|ungeziefer|untermenschen)|das "
-    r"sind (?:tiere|ratten)|no son (?:humanos|personas)|son (?:animales|bestias|ratas|"
-    r"cucarachas))\b|"
+    r"\b(?:ces gens(?:-la| la)?|ces (?:types|mecs|personnes)|diese (?:leute|menschen|typen)|"
+    r"esta gente|estas personas|esos tipos)\b[^.!?]{0,30}?\b(?:ne sont (?:pas|"
+    r"plus) des (?:etres )?humains|sont des (?:betes|animaux|rats|cafards|sous-hommes)(?! de)|"
+    r"ce sont des (?:betes|animaux|rats|cafards)|(?:sind )?keine menschen|sind (?:tiere|ratten|"
+    r"ungeziefer|untermenschen)|das sind (?:tiere|ratten)|no son (?:humanos|personas)|"
+    r"son (?:animales|bestias|ratas|cucarachas))\b|"
     # "you are a ...", "you ...", "you piece of ..." followed by an insult within three words.
     r"\b(?:t'es|tu es|espece de|sale|(?:du|ihr) (?:bist|seid)|eres|sois|pedazo de|vaya|pinche|"
     r"maldito|maldita)\s+(?:[\w']+\s+){0,3}?(?:connard|connasse|salope|pute|encule|batard|"
@@ -5358,8 +5329,7 @@ _FOREIGN_INSULT = re.compile(
     r"(?<!no )\b(?:t'es|tu es|du bist|ihr seid|eres|sois)\s+(?:(?:vraiment|trop|tellement|si|"
     r"so|echt|voll|total|wirklich|la|el|lo|mas|muy|tan|un|una|ein|eine|einfach|juste)\s+){0,3}"
     r"(?:moche|nulle?(?! (?:au|aux|en|a|dans)\b)|inutile|degueulasse|pathetique|repugnante?|"
-    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|"
-    r"inutil|"
+    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|inutil|"
     r"patetic[ao]|asqueros[ao]|estupid[ao])\b|"
     # An insult as the first word, said to someone: "Puta barata, lárgate de mi canal".
     r"(?:^|[.!?]\s+)(?:sale |espece de |du |pinche |maldit[ao] )?(?:puta barata|puta|zorra|"
@@ -5431,8 +5401,7 @@ _FOREIGN_HOSTILE = re.compile(
     r"gewalttatig\w*|vag[oa]s|suci[oa]s|estupid[oa]s|tont[oa]s|peligros[oa]s|violent[oa]s|"
     r"(?<!de )(?<!d')(?<!par )(?<!von )(?<!por )(?<!vor )"
     rf"{_FOREIGN_CRIMINALS}|dehors|raus|fuera|degagez|verschwindet|largaos|maltrait\w*|"
-    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|"
-    r"toten|matar|"
+    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|toten|matar|"
     r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
 )
 # Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.

@@ -57,8 +57,8 @@ from moderation.engine.context import (
     hard_but_not_sexual,
     jocular,
     praises_prowess,
+    sides_with_the_harmed,
     sleeps_a_while,
-    turns_to_law,
 )
 from moderation.engine.normalize import normalize, respell
 
@@ -772,10 +772,49 @@ def test_harmful_texts_are_flagged_in_their_category(text: str, categories: str)
 
 
 @pytest.mark.parametrize(
+    "text",
+    [t for t, c in HARMFUL + HARMFUL_POSTS + HARMFUL_ASKS if c == "CHILD_SAFETY"],
+)
+def test_child_sexual_content_takes_the_contract_escalation(text: str) -> None:
+    # Contract 10: child sexual content is CHILD_SAFETY, CRITICAL, BANNED for 365 days,
+    # auto_fail, confidence 1.00, whichever new form found it.
+    v = moderate(text)
+    assert (v.category, v.severity, v.action) == ("CHILD_SAFETY", "CRITICAL", "BANNED"), text
+    assert v.banned_days == 365
+    assert v.auto_fail is True
+    assert v.confidence == 1.0
+
+
+def test_a_weapon_brought_to_work_with_menace_is_violence_planning() -> None:
+    # Contract 10: detailed violence planning is CRITICAL, BANNED, auto_fail, confidence 1.00.
+    v = moderate(
+        "I've been thinking about it for weeks. Tomorrow I'm bringing my dad's pistol to the "
+        "office and she won't be smiling anymore."
+    )
+    assert (v.category, v.severity, v.action) == ("VIOLENCE", "CRITICAL", "BANNED")
+    assert v.auto_fail is True
+    assert v.confidence == 1.0
+
+
+@pytest.mark.parametrize(
     ("check", "sentence", "expected"),
     [
-        (turns_to_law, "if my sister's boyfriend hurts her again i'll call the police.", True),
-        (turns_to_law, "if he hurts her again i'll kill him and then call the police.", False),
+        (
+            sides_with_the_harmed,
+            "if my sister's boyfriend hurts her again i'll call the police.",
+            True,
+        ),
+        (
+            sides_with_the_harmed,
+            "if he hurts her again i'll kill him and then call the police.",
+            False,
+        ),
+        (sides_with_the_harmed, "i'll make sure no one ever hurts her again.", True),
+        (
+            sides_with_the_harmed,
+            "i'll make sure no one ever hurts her again, i'll kill him.",
+            False,
+        ),
         (encourages, "hey mark, everybody likes you. keep showing up.", True),
         (encourages, "people like you tend to disappear.", False),
         (encourages, "keep showing up at her house until she talks to you.", False),
