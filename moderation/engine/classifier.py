@@ -243,6 +243,20 @@ def clip(text: str) -> str:
     return text[:half] + " " + text[-half:]
 
 
+# 1 + log(count) for counts up to this, looked up rather than computed (the same floats).
+_SUBLINEAR_TF = np.array([0.0] + [1.0 + math.log(c) for c in range(1, 4096)])
+
+
+def _sublinear(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    if counts.size and int(counts.max()) < len(_SUBLINEAR_TF):
+        return _SUBLINEAR_TF[counts]
+    return np.array([1.0 + math.log(int(c)) for c in counts])
+
+
+_NO_COLUMNS = np.zeros(0, dtype=np.int64)
+_NO_VALUES = np.zeros(0, dtype=np.float64)
+
+
 @dataclass
 class Vocabulary:
     """The n-gram -> column mapping and IDF weights of one feature block."""
@@ -250,15 +264,16 @@ class Vocabulary:
     index: dict[str, int]
     idf: npt.NDArray[np.float32]
 
-    # Per word, the columns of its character n-grams in this vocabulary with their counts, in
+    # Per word, the columns of its character n-grams in this vocabulary and their counts, in
     # the order `char_ngrams` meets them (a word's n-grams are looked up once, not per text).
-    _token_columns: dict[str, tuple[tuple[int, int], ...]] = field(
+    _token_columns: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
     def __post_init__(self) -> None:
         # Python floats: indexing a numpy array one value at a time costs more than the rest.
         self._idf_values: list[float] = self.idf.tolist()
+        self._idf64 = self.idf.astype(np.float64)
 
     def weigh(self, grams: Counter[str]) -> tuple[list[int], list[float]]:
         counts: dict[int, int] = {}
@@ -269,22 +284,46 @@ class Vocabulary:
         return self._weighted(counts)
 
     def weigh_chars(self, text: str) -> tuple[list[int], list[float]]:
-        """`weigh(char_ngrams(text))`, the same columns in the same order, from each word's
-        columns looked up once."""
-        counts: dict[int, int] = {}
-        for token, repeats in Counter(_CHAR_TOKEN.findall(text)).items():
-            for col, count in self._columns_of(token):
-                counts[col] = counts.get(col, 0) + count * repeats
-        return self._weighted(counts)
+        """`weigh(char_ngrams(text))`, the same columns in the same order and the same
+        floats."""
+        cols, vals = self.char_arrays(text)
+        return cols.tolist(), vals.tolist()
 
-    def _columns_of(self, token: str) -> tuple[tuple[int, int], ...]:
+    def char_arrays(self, text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """`weigh_chars` as arrays, from each word's columns looked up once: the counts are
+        summed per column in numpy, in the order the columns are first met, and weighed with
+        the same float operations in the same order as `_weighted` (a sequential sum for the
+        norm), so the floats are the same."""
+        col_parts: list[npt.NDArray[np.int64]] = []
+        count_parts: list[npt.NDArray[np.int64]] = []
+        for token, repeats in Counter(_CHAR_TOKEN.findall(text)).items():
+            cols, counts = self._columns_of(token)
+            if cols.size:
+                col_parts.append(cols)
+                count_parts.append(counts * repeats if repeats != 1 else counts)
+        if not col_parts:
+            return _NO_COLUMNS, _NO_VALUES
+        every_col = np.concatenate(col_parts)
+        columns, first, inverse = np.unique(every_col, return_index=True, return_inverse=True)
+        totals = np.bincount(inverse, weights=np.concatenate(count_parts)).astype(np.int64)
+        order = np.argsort(first, kind="stable")
+        cols = columns[order]
+        vals = _sublinear(totals[order]) * self._idf64[cols]
+        norm = math.sqrt(float(np.cumsum(vals * vals)[-1]))
+        return cols, (vals / norm if norm else vals)
+
+    def _columns_of(self, token: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         found = self._token_columns.get(token)
         if found is None:
             grams = Counter(_token_ngrams(token))
-            found = tuple(
+            pairs = [
                 (col, count)
                 for gram, count in grams.items()
                 if (col := self.index.get(gram)) is not None
+            ]
+            found = (
+                np.array([c for c, _ in pairs], dtype=np.int64),
+                np.array([n for _, n in pairs], dtype=np.int64),
             )
             if len(self._token_columns) >= _TOKEN_COLUMNS_KEPT:
                 self._token_columns.clear()
@@ -318,24 +357,24 @@ class Featurizer:
     def dim(self) -> int:
         return len(self.words.index) + len(self.chars.index) + LEXICON_DIM + self.embedding_dim
 
-    def sparse_row(self, normalized: str) -> tuple[list[int], list[float]]:
+    def sparse_row(self, normalized: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """The text's nonzero columns and their values."""
         text = clip(normalized)
         w_cols, w_vals = self.words.weigh(word_ngrams(text))
-        c_cols, c_vals = self.chars.weigh_chars(text)
+        c_cols, c_vals = self.chars.char_arrays(text)
         offset = len(self.words.index)
-        cols = w_cols + [offset + c for c in c_cols]
-        vals = w_vals + [v * self.char_weight for v in c_vals]
+        cols = [np.array(w_cols, dtype=np.int64), c_cols + offset]
+        vals = [np.array(w_vals, dtype=np.float64), c_vals * self.char_weight]
         offset += len(self.chars.index)
-        for i, value in enumerate(lexicon_vector(text)):
-            if value:
-                cols.append(offset + i)
-                vals.append(value * self.lexicon_weight)
+        lexical = [(i, v * self.lexicon_weight) for i, v in enumerate(lexicon_vector(text)) if v]
+        cols.append(np.array([offset + i for i, _ in lexical], dtype=np.int64))
+        vals.append(np.array([v for _, v in lexical], dtype=np.float64))
         if self.embedding_weight:
             offset += LEXICON_DIM
             vector = embedding.embed(text) * self.embedding_weight
-            cols += range(offset, offset + embedding.DIM)
-            vals += vector.tolist()
-        return cols, vals
+            cols.append(np.arange(offset, offset + embedding.DIM, dtype=np.int64))
+            vals.append(vector.astype(np.float64))
+        return np.concatenate(cols), np.concatenate(vals)
 
 
 def encode_array(values: npt.NDArray[Any]) -> str:
@@ -452,9 +491,9 @@ class Model:
     def logits(self, normalized: str) -> npt.NDArray[np.float32]:
         """Raw (uncalibrated) logit per head for one normalised text."""
         cols, vals = self.featurizer.sparse_row(normalized)
-        if cols:
+        if cols.size:
             out: npt.NDArray[np.float32] = (
-                np.asarray(vals, dtype=np.float32) @ self.weights[cols] + self.intercepts
+                vals.astype(np.float32) @ self.weights[cols] + self.intercepts
             )
             return out
         return self.intercepts.copy()

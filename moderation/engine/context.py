@@ -19,8 +19,9 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from moderation.engine import encoder, lexicon, normalize
+from moderation.engine.prefilter import Screened, screened
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;…])\s+|\n+")
+_SENTENCE_END = screened(r"(?<=[.!?;…])\s+|\n+")
 
 
 def sentences(text: str) -> list[str]:
@@ -82,8 +83,8 @@ _GAME = (
 _DEAD = r"(?:i'?m|im|i am) (?:so |literally |actually |fully )?(?:dead|dying|deceased)\b"
 # A laugh: "lol", "haha", "😂" (jokes among friends, "I'm dead" of laughter).
 LAUGH = r"(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|xd)\b|😂|🤣|💀|😆|😅|😜|🙃)"
-_BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
-    (re.compile(p), r)
+_BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
+    (screened(p), r)
     for p, r in (
         # Software and machines: kill -9, kill the process, terminate, shoot down a request.
         (r"\bkill\s*-\s*(?:9|kill|term|hup|int|s\s+\w+)\b", "stop"),
@@ -604,7 +605,7 @@ _BENIGN: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
 
 # Inside a harmless phrase only the violent verb changes, so the rest still reads naturally
 # ("what killed the dinosaurs" -> "what ended the dinosaurs").
-_NEUTRAL_VERB = re.compile(
+_NEUTRAL_VERB = screened(
     r"\b(?:kill|murder|slaughter|execute|terminate|nuke|shoot|slash|butcher|axe|gut|hack|"
     r"chop|destroy|demolish|devour|stab|poison|assassinate|snipe|behead|strangle|burn|"
     r"tuer|killer|toten|abschiessen|matar)(?:s|es|ed|d|ing|ting|ted|bed|bing|en)?\b"
@@ -638,7 +639,7 @@ def benign_senses(normalized: str) -> str:
 # A question of law about force used against an attacker: "If someone breaks in and I hit them
 # with a bat, could I be charged?", "If a burglar attacks me and I stab him, is that
 # self-defence?" (not "If I hit my wife with a bat, could I be charged?").
-_LEGAL_ASK = re.compile(
+_LEGAL_ASK = screened(
     r"\b(?:could|can|would|will|might) i (?:be|get) (?:charged|arrested|sued|prosecuted|"
     r"convicted|jailed|in trouble)\b|\bis (?:it|that|this) (?:still )?(?:legal|illegal|allowed|"
     r"lawful|a crime|considered self[- ]defen[cs]e|self[- ]defen[cs]e)\b|\bcan i legally\b|"
@@ -646,7 +647,7 @@ _LEGAL_ASK = re.compile(
     r"illegal|murder|manslaughter|self[- ]defen[cs]e|a crime))\b|\bwhat (?:are|is) the laws?\b|"
     r"\bdoes (?:the law|self[- ]defen[cs]e|a stand your ground law) (?:allow|cover|protect)\b"
 )
-_AGGRESSOR = re.compile(
+_AGGRESSOR = screened(
     r"\b(?:break(?:s|ing)? in(?:to)?|broke in(?:to)?|intruders?|burglars?|robbers?|muggers?|"
     r"home invaders?|(?:attack|assault|mug|rob)(?:s|ed|ing)? me|(?:comes?|came|lunges?|lunged) "
     r"at me|(?:in|for|as) self[- ]defen[cs]e|threaten(?:s|ed)? me with|pulls? (?:a|his|her) "
@@ -655,11 +656,11 @@ _AGGRESSOR = re.compile(
 
 
 # Put as a case, not announced: "if ...", "can I legally ...", never "I'm going to shoot ...".
-_SUPPOSED = re.compile(
+_SUPPOSED = screened(
     r"\b(?:if|when|suppose|supposing|hypothetically|in case|can i legally|am i (?:legally )?"
     r"allowed to|is it legal to)\b"
 )
-_ANNOUNCED = re.compile(r"\bi(?:'ll| will|'m going to| am going to|'m gonna| am gonna|'d)\b")
+_ANNOUNCED = screened(r"\bi(?:'ll| will|'m going to| am going to|'m gonna| am gonna|'d)\b")
 
 
 def asks_self_defence_law(text: str) -> bool:
@@ -677,7 +678,7 @@ def asks_self_defence_law(text: str) -> bool:
 
 # A question about a word, its sense, origin or reclaiming: "Why do some gay people call
 # themselves queer if it used to be an insult?", "Where does the word 'dyke' come from?".
-_ABOUT_A_WORD = re.compile(
+_ABOUT_A_WORD = screened(
     r"\bcall(?:s|ing)? (?:themselves|ourselves|each other|one another)\b|\bthe (?:word|term|"
     r"label|slur|n-word|f-word)\b|\bused to be (?:an? )?(?:insult|slur|offensive)|"
     r"\breclaim(?:s|ed|ing)?\b|\bwhat does (?:the word )?\S+ mean\b|\bwhere does (?:the word )?"
@@ -704,10 +705,10 @@ def asks_about_a_word(sentence: str) -> bool:
 # out: a generalisation ("all", "always", "so", "such"), a grievance ("refuse", "keep",
 # "force", "take over"), crime, an opinion on rights ("should", "allowed", "deserve"), and
 # anything hostile or vicious.
-_PLAIN_QUESTION = re.compile(
+_PLAIN_QUESTION = screened(
     r"^\W*(?:why|how|what|when|where|which|who|do|does|did|are|is|can|how come)\b[^?]*\?\s*$"
 )
-_LOADED = re.compile(
+_LOADED = screened(
     r"\b(?:all|always|every|everything|so|such|too|really|even|just|still|never|ever|constantly|"
     r"keep|keeps|refus\w*|won'?t|can'?t|cannot|insist\w*|think (?:they|that they)|pretend\w*|"
     r"claim\w*|control\w*|run|runs|own|owns|take over|taking over|invad\w*|breed\w*|commit\w*|"
@@ -728,7 +729,7 @@ _LOADED = re.compile(
 
 # What a question may ask a group about: its faith, customs, language and life events (not its
 # bodies, diet or habits, where stereotypes lie: "Why do Jews have big noses?").
-_PRACTICE = re.compile(
+_PRACTICE = screened(
     r"\b(?:celebrat\w*|pray\w*|fast|fasts|fasting|wear|wears|wearing|believ\w*|worship\w*|"
     r"observ\w*|speak|speaks|speaking|communicat\w*|sign|signing|practi[cs]\w*|convert\w*|"
     r"follow|follows|light|lights|lighting|attend\w*|go to (?:church|mosque|temple|synagogue)|"
@@ -754,12 +755,12 @@ def asks_plainly_about_a_group(sentence: str) -> bool:
 
 # Help asked by the one harmed: "What should I do if someone is blackmailing me with photos?",
 # "How do I report a coworker who keeps insulting me?".
-_HELP_AS_TARGET = re.compile(
+_HELP_AS_TARGET = screened(
     r"^\W*(?:what (?:should|can|do|could) i do|how (?:do|can|should|could) i (?:handle|deal with|"
     r"respond to|report|stop|get help|protect myself|cope)|who (?:can|should|do) i (?:tell|call|"
     r"report (?:it|this|them|him|her) to)|where (?:can|do) i (?:report|get help))\b[^?]*\?\s*$"
 )
-_AT_ME = re.compile(r"\b(?:\w+ing|\w+s|\w+ed) me\b|\bme (?:with|about|online|at|for)\b")
+_AT_ME = screened(r"\b(?:\w+ing|\w+s|\w+ed) me\b|\bme (?:with|about|online|at|for)\b")
 
 
 def asks_help_as_target(sentence: str) -> bool:
@@ -773,11 +774,11 @@ def asks_help_as_target(sentence: str) -> bool:
 
 
 # Defending oneself: "What household items can I use to defend myself during a break-in?".
-_DEFENDS_ONESELF = re.compile(
+_DEFENDS_ONESELF = screened(
     r"\b(?:defend|protect) (?:myself|ourselves|my (?:family|home|house|kids|children)|us)\b|"
     r"\bself[- ]defen[cs]e\b"
 )
-_OWN_HARM = re.compile(
+_OWN_HARM = screened(
     r"\b(?:kill|hurt|cut|harm|end|hang|burn|starve|punish) (?:myself|my life|it all)\b|"
     r"\bsuicid\w*|\bdie\b|\boverdose\b"
 )
@@ -790,7 +791,7 @@ def defends_oneself(sentence: str) -> bool:
 
 # --- Negation, support and quoting, per sentence ------------------------------------------
 
-NEGATION = re.compile(
+NEGATION = screened(
     r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|won'?t|"
     r"wouldn'?t|shouldn'?t|can'?t|cannot|nobody|no one|none|nothing|neither|nor|"
     r"ne|pas|jamais|nicht|kein|keine|nie|niemals|nunca|jamas|ningun\w*)\b"
@@ -804,7 +805,7 @@ UNDESERVED_HARM = (
     r"to (?:die|suffer|be (?:hurt|attacked|beaten|killed|harassed|bullied|mistreated|abused|"
     r"hated|treated (?:like|that|this)))"
 )
-_HOSTILE = re.compile(
+_HOSTILE = screened(
     # Negations that assert rather than deny: "nothing but a drain", "I will never stop hating
     # them", "something they're not", "I'd never let a gay man babysit".
     rf"\b(?:nothing (?:but|more than)|no better than|{NO_LESS_THAN}|never(?:,? ever)? stop"
@@ -840,7 +841,7 @@ _HOSTILE = re.compile(
     r"get out|go home|leave (?:our|my|this) country|kept (?:away )?from (?:our )?(?:children|kids|"
     r"schools))\b"
 )
-_SUPPORT = re.compile(
+_SUPPORT = screened(
     r"\b(?:(?:never|not|won'?t ever) stop (?:respecting|loving|supporting|defending|welcoming|"
     r"standing (?:up )?(?:for|with)|fighting for)|love|loves|loved|lovely|proud|welcome|welcoming|"
     r"respect|respected|respecting|support|supports|supporting|celebrate|celebrating|"
@@ -942,7 +943,7 @@ _MISTREAT = (
 # need to educate yourself", "anyone who thinks gay people are sick needs to grow up". Only a
 # belief with a hostile word in it: "anyone who thinks women are equal needs to grow up" is no
 # counter-speech.
-_BELIEF_TOLD_OFF = re.compile(
+_BELIEF_TOLD_OFF = screened(
     rf"(?:\bif you|\b(?:anyone|anybody|everyone|people|those|whoever|someone)(?: who| that)?)"
     rf"\s+(?:still )?(?:call|calls|think|thinks|say|says|believe|believes|claim|claims)\b"
     rf"(?P<belief>[^.!?]{{1,80}}?)(?:,\s*|\s+)(?:you\s+)?(?:(?:really |seriously )?(?:need|needs|"
@@ -953,13 +954,13 @@ _BELIEF_TOLD_OFF = re.compile(
 
 
 # What a belief holds against people, beyond the hostile words: "immigrants are a problem".
-_BAD_BELIEF = re.compile(
+_BAD_BELIEF = screened(
     r"\b(?:an? |the )?(?:problems?|threats?|dangers?|bad|evil|sick|sinful|unnatural|abnormal|"
     r"wrong|a mistake)\b"
 )
 # A hostile belief given up: "I used to think immigrants were a problem, now I know they are
 # the backbone of this city".
-_BELIEF_GIVEN_UP = re.compile(
+_BELIEF_GIVEN_UP = screened(
     r"\bi (?:used to|once|previously) (?:think|believe|thought|believed|say|said)\b"
     r"(?P<belief>[^.!?]{1,80}?)(?:,\s*|;\s*|\s+)(?:but |and )?(?:now|these days|today|then) i "
     r"(?:know|see|realise|realize|understand|think|believe|learned|learnt|found out)\b"
@@ -981,7 +982,7 @@ def _belief_told_off(sentence: str) -> bool:
     return False
 
 
-_COUNTER = re.compile(
+_COUNTER = screened(
     rf"(?:{_SPEECH_SUBJECT}\s*(?:'s|is|are|was|were)\s+(?:(?:so|really|just|very|deeply|"
     rf"completely|totally|utterly|absolutely|plain|simply|both|pure|blatant|blatantly|outright|"
     rf"obviously|clearly|straight-up|straight up)\s+){{0,2}}{_CONDEMNED}\b|"
@@ -1092,7 +1093,7 @@ _COUNTER = re.compile(
     r"pathetic|idiots?)|need to (?:grow up|educate themselves|stop|be called out)|(?:have|has) "
     r"never (?:met|known))))\b"
 )
-_REPORTING = re.compile(
+_REPORTING = screened(
     r"\b(?:said|says|say|saying|told|tells|wrote|writes|posted|posts|tweeted|yelled|shouted|"
     r"screamed|called (?:me|him|her|them|us)|calling (?:me|him|her|them|us)|quote[sd]?|"
     r"quoting|the (?:word|term|phrase|slur|sign|banner|graffiti|comment|message|post|"
@@ -1101,7 +1102,7 @@ _REPORTING = re.compile(
 )
 # Reported words taken up as the writer's own: "he said black people are like monkeys and he's
 # right", "... it's harmless fun" (others laughing is no endorsement: a victim tells it so).
-_ENDORSED = re.compile(
+_ENDORSED = screened(
     r"\b(?:and|so|which is|because) (?:he|she|they|it|that)(?:'s| is|'re| are| was| were) "
     r"(?:\w+ )?(?:right|correct|true|spot on)\b|"
     r"\b(?:(?:it|that|this)(?:'s| is| was) )?(?:just |only )?(?:harmless fun|a harmless joke|"
@@ -1116,18 +1117,18 @@ def endorses(text: str) -> bool:
     return bool(_ENDORSED.search(text))
 
 
-QUOTE_SPAN = re.compile(
+QUOTE_SPAN = screened(
     r"[\"“”«»„][^\"“”«»„]{1,400}[\"“”«»„]|(?:^|(?<=\s))['‘][^'‘’]{2,300}['’](?=\s|[.,!?;:]|$)"
 )
 
 
 # Asking why people in general do harm: "Why do some people want to hurt the ones they love?"
-_ASKS_WHY_PEOPLE = re.compile(
+_ASKS_WHY_PEOPLE = screened(
     r"^\W*why (?:do|does|would|might|can) (?:some |so many )?(?:people|someone|anyone|a person)\b"
 )
 
 
-GROUP_WORDS = re.compile(
+GROUP_WORDS = screened(
     # (Words that only begin like a group's name are not it: "blackmail", "whiteboard",
     # "transport", "jewellery".)
     r"\b(?:jew(?:s|ish|ess|esses|ry)?|muslim\w*|islam\w*|christian\w*|hindu\w*|sikh\w*|"
@@ -1151,8 +1152,8 @@ def names_a_group(normalized: str) -> bool:
 
 # A colour that is part of a name: "Walter White", "Jack Black", "Snow White", "the White
 # House", "Black Friday" (capitalised, beside another capitalised word that names no people).
-_NAME_COLOUR = re.compile(r"\b(?:White|Black|Brown|Red|Yellow)\b")
-_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+_NAME_COLOUR = screened(r"\b(?:White|Black|Brown|Red|Yellow)\b")
+_CAPITALISED = screened(r"[A-Z][a-z]+")
 _PEOPLE_NOUNS = frozenset(
     ("people", "folks", "persons", "community", "communities", "men", "women", "kids",
      "children", "guys", "lives", "families", "voters", "students", "workers", "citizens")
@@ -1168,8 +1169,8 @@ _NOT_A_NAME = frozenset(
 )  # fmt: skip
 
 
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[^A-Za-z]*$")
-_WORD_AFTER = re.compile(r"[^A-Za-z]*([A-Za-z]+)")
+_WORD_BEFORE = screened(r"([A-Za-z]+)[^A-Za-z]*$")
+_WORD_AFTER = screened(r"[^A-Za-z]*([A-Za-z]+)")
 
 
 def _names_beside(word: str | None) -> bool:
@@ -1204,7 +1205,7 @@ def groups_only_in_names(content: str) -> bool:
 
 # Words that speak of a person or of people: pronouns (not the writer's own) and nouns for
 # people in general.
-_PEOPLE = re.compile(
+_PEOPLE = screened(
     r"\b(?:you|your|yours|yourself|yourselves|u|ur|ya|he|him|his|himself|she|her|hers|herself|"
     r"they|them|their|theirs|themselves|someone|somebody|anyone|anybody|everyone|everybody|"
     r"nobody|people|persons?|folks?|humans?|individuals?|citizens?|community|communities|"
@@ -1267,13 +1268,13 @@ _FUNCTION_WORDS = frozenset(
         "got",
     }
 )
-_NEXT_WORD = re.compile(r"[\s-]+([a-z']+)")
+_NEXT_WORD = screened(r"[\s-]+([a-z']+)")
 # A capitalised word inside a sentence: maybe a person's name.
-_INNER_CAPITAL = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+")
+_INNER_CAPITAL = screened(r"(?<=[a-z0-9,;:] )[A-Z][a-z]+")
 # Group words that can qualify a noun ("Jewish bagels"); the others ("women", "Muslims",
 # "immigrants") are themselves nouns for people.
 _COLOURS = "brown|yellow|red|purple|green|pink|orange|blue"
-_GROUP_ADJECTIVE = re.compile(
+_GROUP_ADJECTIVE = screened(
     r"jewish|muslim|islamic|christian|hindu|sikh|buddhist|catholic|atheist|black|white|asian|"
     r"chinese|japanese|korean|indian|mexican|latin[oax]|hispanic|arab|arabic|african|european|"
     r"american|russian|gay|lesbian|bisexual|queer|homosexual|trans|transgender|disabled|deaf|"
@@ -1281,7 +1282,7 @@ _GROUP_ADJECTIVE = re.compile(
 )
 # What people may or may not do or have, asked of something: "be allowed to vote", "marry",
 # "be doctors", "join the army", "own land", "get tax breaks".
-_RIGHTS = re.compile(
+_RIGHTS = screened(
     r"\b(?:allowed|permitted|banned from|barred from|denied|entitled|vote|voting|marry|"
     r"(?:be )?protected|protection|conserved|conservation|"
     r"marriage|adopt|adoption|citizenship|president|doctors?|lawyers?|join the (?:army|military)|"
@@ -1296,7 +1297,7 @@ _RIGHTS = re.compile(
 )
 # Colours the learned tier reads as it reads "black" and "white" ("why shouldn't brown rice
 # own land?").
-_COLOUR = re.compile(rf"\b(?:{_COLOURS})\b")
+_COLOUR = screened(rf"\b(?:{_COLOURS})\b")
 # How much closer to things than to people a noun's embedding must lie to be read as a thing.
 THING_MARGIN = 0.03
 _PERSON_PROTOTYPES = (
@@ -1395,7 +1396,7 @@ _IMAGINED_BEINGS = frozenset(
 )  # fmt: skip
 
 
-_PLURAL = re.compile(r"\b([a-z]{3,}s)\b")
+_PLURAL = screened(r"\b([a-z]{3,}s)\b")
 _NOT_NOUNS = frozenset(
     (
         "does", "was", "has", "this", "its", "his", "hers", "ours", "yours", "theirs", "always",
@@ -1444,20 +1445,20 @@ def only_things_named(content: str, normalized: str) -> bool:
 # Abuse of a kind of people picked out by what they do or choose, not by who they are ("people
 # who litter are scum", "tax dodgers are parasites", "flat earthers are idiots"): harsh, but
 # aimed at no person and at no protected group.
-_KIND_SAID = re.compile(
+_KIND_SAID = screened(
     r"^\s*(?:(?:all|most|these|those|the|some|many|any)\s+)?(?P<subject>(?:[a-z-]+\s+){0,2}?"
     r"(?:[a-z-]+s|people|folk|anyone|anybody|everyone|everybody|someone))(?:\s+(?:who|that)\s+"
     r"(?P<conduct>[^.!?]{1,60}?))?\s+(?:are|is|'re)\s+(?P<said>[^.!?]{1,80})"
 )
 # Someone pointed at: the reader, a third person, or one's own ("my neighbours"); the writer as
 # the one who feels it ("I hate going") points at no one.
-_ANY_PERSON = re.compile(r"\b(?:you|your|yours|u|ur|ya|he|him|his|she|her|hers|my)\b")
+_ANY_PERSON = screened(r"\b(?:you|your|yours|u|ur|ya|he|him|his|she|her|hers|my)\b")
 # Dislike of a kind of people said by the writer: "I hate politicians, they're all liars".
-_KIND_HATED = re.compile(
+_KIND_HATED = screened(
     r"^\s*i (?:really |just |honestly )?(?:hate|can'?t stand|cannot stand|despise|loathe|detest)\s+"
     r"(?:all\s+)?(?P<subject>(?:[a-z-]+\s+){0,2}?[a-z-]+s)\b(?!\s+(?:who|that)\b)"
 )
-_ABUSE = re.compile(
+_ABUSE = screened(
     r"\b(?:pathetic|losers?|morons?|idiots?|idiotic|stupid|dumb|scum|scumbags?|parasites?|trash|"
     r"garbage|the worst|disgusting|vile|a disgrace|cowards?|cowardly|clowns?|pigs?|filth|"
     r"subhuman|vermin|annoying|selfish|brain ?dead|imbeciles?|cretins?|jerks?|assholes?|"
@@ -1478,14 +1479,14 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
         return False
     subject = found.group("subject").split()
     if subject[-1] in _ANYONE:
-        if found.re is _KIND_HATED or found.group("conduct") is None:
+        if _KIND_HATED.owns(found) or found.group("conduct") is None:
             return False  # "everyone is an idiot": no conduct picks anyone out
     elif any(not normalize.is_known(w) and _near_a_group_word(w) for w in subject):
         return False  # a group's name misspelt ("muzlims", "jooz")
     named = " ".join(subject)
     if lexicon.PROFANITY_RE.search(named) or lexicon.INSULT_RE.search(named):
         return False  # "the fat bitches are annoying": the subject is itself an insult
-    if found.re is _KIND_HATED:
+    if _KIND_HATED.owns(found):
         # The dislike is the abuse; what follows may add more, never a fate or violence.
         return not (lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(sentence))
     conduct = found.group("conduct") or ""
@@ -1502,7 +1503,7 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
 
 # Conduct that stands for who people are: their faith's dress or worship, their language, their
 # origin, their skin, whom they love.
-_STANDS_FOR_A_GROUP = re.compile(
+_STANDS_FOR_A_GROUP = screened(
     r"\b(?:hijabs?|burqas?|burkas?|niqabs?|turbans?|kippahs?|kippot|yarmulkes?|headscarf|"
     r"headscarves|veils?|saris?|pray\w*|mosques?|synagogues?|temples?|churches|church|ramadan|"
     r"fast(?:ing)? for|speak (?:spanish|arabic|chinese|hindi|urdu|polish|russian|french|"
@@ -1515,7 +1516,7 @@ _STANDS_FOR_A_GROUP = re.compile(
 
 # Abuse of a thing: "this printer is a useless piece of garbage", "my laptop is trash" (harsh
 # words about an object aim at no one).
-_THING_SAID = re.compile(
+_THING_SAID = screened(
     r"^\W*(?:(?:this|that|the|my|our|your|these|those|his|her|their|stupid|damn|bloody|"
     r"fucking|freaking|new|old)\s+){0,3}(?P<noun>[a-z-]{3,})\s+(?:is|are|was|were|'s|'re|s)\s+"
     r"(?P<said>[^.!?]{1,80})"
@@ -1539,18 +1540,18 @@ def abuses_a_thing(sentence: str) -> bool:
 
 # An injury by accident: "I burned my arm on the oven", "cutting my finger while cooking", "I
 # accidentally cut my thumb" (not "on purpose", not "again", not to feel something).
-_INJURED = re.compile(
+_INJURED = screened(
     r"\b(?:cut|cuts|cutting|burn|burned|burnt|burning|sliced|slicing|nicked|scraped|scratched|"
     r"scalded|bruised|sprained|twisted|hurt|stabbed) (?:my|myself|his|her|their)\b"
 )
-_BY_ACCIDENT = re.compile(
+_BY_ACCIDENT = screened(
     r"\b(?:accident\w*|by mistake|while (?:cooking|chopping|cutting|slicing|shaving|baking|"
     r"gardening|working|opening|cleaning|ironing|fixing|playing|running|hiking|climbing)|on (?:the|"
     r"a|an) (?:oven|stove|hob|pan|pot|grill|iron|kettle|radiator|glass|broken glass|knife|can|tin|"
     r"lid|blade of the|mandoline|grater|fence|nail|rock|corner)|(?:fell|slipped|tripped|crashed)|"
     r"boiling water|hot (?:oil|water|pan|coffee|tea))\b"
 )
-_ON_PURPOSE = re.compile(
+_ON_PURPOSE = screened(
     r"\b(?:on purpose|deliberately|intentionally|again|to feel|to punish|because i (?:deserve|"
     r"wanted)|want(?:ed)? to|(?:more|new|fresh|another|the other) scars?|scars? (?:on|across) "
     r"(?:my|her|his) (?:wrists?|thighs?|forearms?)|relapse\w*|hide|hiding|blood felt|felt good)\b"
@@ -1559,7 +1560,7 @@ _ON_PURPOSE = re.compile(
 
 # Scars with a medical cause: "how do I hide scars from surgery with makeup?" (not beside
 # self-harm named).
-_MEDICAL_SCAR = re.compile(
+_MEDICAL_SCAR = screened(
     r"\b(?:scars?|stitches|marks) (?:from|after|left by) (?:my |the |a |an |her |his |their )?"
     r"(?:\w+ )?(?:surgery|operation|c-section|caesarean|cesarean|acne|chicken ?pox|accident|car "
     r"crash|dog bite|biopsy|transplant|appendectomy|injury|piercing|tattoo removal|stroller|"
@@ -1567,7 +1568,7 @@ _MEDICAL_SCAR = re.compile(
     r"top surgery|heart surgery|keloid) scars?\b"
 )
 # Harm to oneself said (`_OWN_HARM`), or meant: "self-harm", "on purpose", "relapse".
-_SELF_INFLICTED = re.compile(
+_SELF_INFLICTED = screened(
     rf"{_OWN_HARM.pattern}|\bself[- ]?harm\w*|\b(?:cutting|burning|hurting) myself\b|"
     r"\bon purpose\b|\bdeliberately\b|\brelaps\w*"
 )
@@ -1580,7 +1581,7 @@ def medical_scars(sentence: str) -> bool:
 
 # Going to bed: "I'm going to sleep now, goodnight", "off to bed, see you tomorrow" (not to
 # sleep for ever, not a goodbye, not beside pills or despair).
-_BEDTIME = re.compile(
+_BEDTIME = screened(
     r"\b(?:going to|gonna|off to|heading to|head to|time (?:for|to)|about to|need to|have to|"
     r"got to|gotta|must)\s+(?:go to |get (?:some )?|catch (?:some )?|take a )?(?:bed|sleep|"
     r"nap|shut-?eye|zzz?s?|crash)\b"
@@ -1595,8 +1596,8 @@ _NEVER_WAKING_WORDS = (
     r"love you all|take care of|no point|nothing left|can'?t (?:go on|do this|take)|hopeless"
 )
 _FAREWELL = rf"{_NEVER_WAKING_WORDS}|tired of"
-_NOT_WAKING = re.compile(rf"\b(?:{_FAREWELL})\b")
-_NEVER_WAKING = re.compile(rf"\b(?:{_NEVER_WAKING_WORDS})\b")
+_NOT_WAKING = screened(rf"\b(?:{_FAREWELL})\b")
+_NEVER_WAKING = screened(rf"\b(?:{_NEVER_WAKING_WORDS})\b")
 
 
 def bedtime(sentence: str) -> bool:
@@ -1606,7 +1607,7 @@ def bedtime(sentence: str) -> bool:
 
 # Sleep wished for a while, then waking: "I'm so tired of this week, I just want to sleep for
 # a month" (a length of time says the sleeper wakes; not beside pills, death or "forever").
-_SLEEP_A_WHILE = re.compile(
+_SLEEP_A_WHILE = screened(
     r"\b(?:want|wanna|need|going|gonna|could|would love|'d love|just want)\s+(?:to\s+)?sleep "
     r"(?:for (?:a|an|one|two|three|four|five|a few|\d+) (?:whole )?(?:hours?|days?|weeks?|"
     r"months?|years?)|all (?:day|weekend|week)|(?:till|until) (?:monday|tomorrow|noon|next \w+|"
@@ -1626,7 +1627,7 @@ def not_waking_anywhere(text: str) -> bool:
 
 # The words self-harm is spoken in: the farewell words above, death and ending, the ways it is
 # done, the body hurt or starved, despair and being gone.
-_SELF_HARM_FIELD = re.compile(
+_SELF_HARM_FIELD = screened(
     rf"\b(?:{_FAREWELL}|"
     r"die|dies|died|dying|dead|death|deaths|suicid\w*|kill\w*|murder\w*|end(?:ed|ing|s)? "
     r"(?:it|it all|my life|things|this|everything|myself)|life|lives|live|living|alive|exist\w*|"
@@ -1647,7 +1648,7 @@ _SELF_HARM_FIELD = re.compile(
 
 # A plan of the writer's own, said in one short sentence: "I'm going to quit my job tomorrow",
 # "I think I'm going to cry".
-_OWN_PLAN = re.compile(
+_OWN_PLAN = screened(
     r"^\W*(?:(?:tomorrow|tonight|today|later|soon|now),? )?(?:i think |i guess |maybe |i feel like "
     r")?(?:i'?m|im|i am) (?:going to|gonna|about to)\b[^.!?]*[.!?]*\s*$|"
     r"^\W*(?:i'?ll|i will) [^.!?]*[.!?]*\s*$"
@@ -1683,7 +1684,7 @@ def accidental_injury(sentence: str) -> bool:
 
 
 # Violence done to oneself: "she wants to kill herself", "he tried to end his life".
-_SELF_DIRECTED = re.compile(
+_SELF_DIRECTED = screened(
     r"\b(?:kill|hurt|harm|cut|hang|shoot|stab|starve|drown|poison|end|take)(?:s|ed|ing)?\s+"
     r"(?:(?:her|him|them|my|one)sel(?:f|ves)|themselves|(?:her|his|their|my) (?:own )?"
     r"li(?:fe|ves))\b"
@@ -1716,7 +1717,7 @@ def _near_a_group_word(word: str) -> bool:
     )
 
 
-_HOSTILE_FATE = re.compile(
+_HOSTILE_FATE = screened(
     r"\b(?:should|must|need to|deserve to|ought to)\b(?! be (?:called out|held (?:to )?account\w*|"
     r"reported|challenged|critici[sz]ed|ashamed|exposed|ignored|fired|voted out|named and "
     r"shamed)\b)|\b(?:die|dead|killed|shot|hanged|burn)\b"
@@ -1739,7 +1740,7 @@ _NO_ONE_CAN = (
     r"see the future|be in two places at once|hear colou?rs|shrink|walk on water|"
     r"grow (?:wings|gills)|breathe fire)"
 )
-_ASKS_NO_ONE_CAN = re.compile(
+_ASKS_NO_ONE_CAN = screened(
     rf"\b(?:why|how come|is it true that|is it because)\b[^.!?]{{0,60}}?\b(?:{_CANNOT}\s+"
     rf"(?:\w+\s+){{0,2}}?|(?:can|do|are|is)\s+(?:\w+\s+){{1,4}}?(?:not|never|unable to)\s+|"
     # "Why shouldn't Jewish people be allowed to fly like birds?"
@@ -1759,7 +1760,7 @@ def asks_why_no_one_can(sentence: str) -> bool:
 
 # Why people feel as they do about a thing: "Why are some people afraid of spiders?", "Why do
 # kids love dinosaurs?" (people in general, no group; nothing said ill of anyone).
-_ASKS_WHY_PEOPLE_FEEL = re.compile(
+_ASKS_WHY_PEOPLE_FEEL = screened(
     r"^\W*(?:why|how come)\s+(?:are|do|does|is|would|can)\s+(?:(?:some|many|so many|most|a lot "
     r"of|lots of|certain|other)\s+)?(?:people|persons|kids|children|adults|humans|babies|toddlers|"
     r"folks|someone|somebody|others)\s+(?:so\s+|still\s+|often\s+|always\s+)?(?:(?:afraid|"
@@ -1785,7 +1786,7 @@ def asks_why_people_feel(sentence: str) -> bool:
 # A question of fact about what the law or an institution lets a group do: "Is it true that gay
 # people can't donate blood?", "Can trans people serve in the military?" (not "should ... be
 # allowed", which asks for an opinion on their rights).
-_ASKS_WHAT_THE_RULES_ALLOW = re.compile(
+_ASKS_WHAT_THE_RULES_ALLOW = screened(
     r"^\W*(?:is it true that|is it (?:legal|allowed) for|are|can|could|do|why (?:can'?t|"
     r"couldn'?t|aren'?t|weren'?t)|when (?:could|did|were|was)|where (?:can|can'?t))\b"
     r"(?:(?!\bshould\b)[^?]){0,80}?\b(?:donate blood|give blood|adopt|marry|get married|vote|"
@@ -1799,7 +1800,7 @@ _ASKS_WHAT_THE_RULES_ALLOW = re.compile(
 
 # Asking why a group is wronged: "Why are women paid less than men?", "Why were Jews persecuted
 # in medieval Europe?", "Why are Black Americans more likely to be stopped by police?".
-_ASKS_WHY_WRONGED = re.compile(
+_ASKS_WHY_WRONGED = screened(
     r"^\W*(?:why|how come) (?:are|were|is|was|do|does|did|have|has|had)\b[^?]{0,60}?\b(?:paid "
     r"less|underpaid|under-?represented|discriminated against|denied|excluded|persecuted|"
     r"oppressed|marginali[sz]ed|targeted|harassed|profiled|stereotyped|enslaved|interned|"
@@ -1814,7 +1815,7 @@ _ASKS_WHY_WRONGED = re.compile(
 
 # Why a good thing is withheld from a group: "why aren't disabled people treated as equals?",
 # "how come women don't get paid the same?".
-_ASKS_WHY_WITHHELD = re.compile(
+_ASKS_WHY_WITHHELD = screened(
     r"^\W*(?:why|how come) (?:\w+ ){0,4}?(?:aren'?t|isn'?t|weren'?t|wasn'?t|don'?t|doesn'?t|"
     r"didn'?t|can'?t|won'?t|are not|is not|do not|does not|cannot)\b[^?]{0,60}?\b(?:treated "
     r"(?:as equals|equally|fairly|with (?:respect|dignity)|the same|like everyone else)|"
@@ -1824,7 +1825,7 @@ _ASKS_WHY_WITHHELD = re.compile(
 )
 
 
-def _asked_without_contempt(question: re.Pattern[str], sentence: str) -> bool:
+def _asked_without_contempt(question: Screened, sentence: str) -> bool:
     return bool(question.search(sentence)) and not (
         holds_contempt(sentence) or _HOSTILE.search(sentence)
     )
@@ -1844,7 +1845,7 @@ def asks_why_wronged(sentence: str) -> bool:
 
 
 # A wrong approved of: "because they deserved it", "serves them right", "good riddance".
-_WRONG_APPROVED = re.compile(
+_WRONG_APPROVED = screened(
     r"\b(?:deserved?|deserving|had it coming|serves? them right|served them right|good riddance|"
     r"rightly|for good reason|about time|not enough|should (?:be|have been)|shoulda|needed to be|"
     r"had to be|better off|a good thing|good thing|as they should|justified)\b"
@@ -1858,8 +1859,8 @@ def approves_a_wrong(text: str) -> bool:
 
 # Violent words as a joke among friends: a laugh in the sentence, and what would set it off is
 # a trifle ("I'll kill you if you eat my leftovers lol", "spoil the finale and you're dead 😂").
-_LAUGH = re.compile(LAUGH)
-_TRIFLE = re.compile(
+_LAUGH = screened(LAUGH)
+_TRIFLE = screened(
     r"\b(?:spoil\w*|eat|eats|ate|eaten|eating|touch\w*|take|takes|took|taking|steal\w*|stole|"
     r"forget\w*|forgot|finish\w*|drink\w*|drank|use|used|uses|borrow\w*|wear\w*|wore|skip\w*|"
     r"cancel\w*|lose|lost|break|broke|late|beat\w*|win|wins|won|snore\w*|tell|told)\b"
@@ -1871,18 +1872,18 @@ _TRIFLE = re.compile(
 )
 
 
-_GAME_RE = re.compile(rf"\b{_GAME}")
+_GAME_RE = screened(rf"\b{_GAME}")
 
 
 # A trifle named as the cause: "I could kill you for that spoiler".
-_FOR_A_TRIFLE = re.compile(
+_FOR_A_TRIFLE = screened(
     r"\bfor (?:that|this|the|your|those|these) (?:\w+ )?(?:spoilers?|jokes?|puns?|memes?|typos?|"
     r"comments?|pics?|photos?|texts?|messages?|gifs?|dad jokes?|take|haircut|outfit)\b"
 )
 
 
 # A pet's mischief: "my cat destroyed the couch again", "the dog ate my homework".
-_PET_MISCHIEF = re.compile(
+_PET_MISCHIEF = screened(
     r"\b(?:my|the|our|that|this) (?:\w+ )?(?:cat|kitten|dog|puppy|pup|hamster|parrot|bird|rabbit|"
     r"bunny|ferret|goat|horse|pony)s?(?:'s)? (?:\w+ )?(?:destroy|chew|ate|eat|pee|poo|puke|threw "
     r"up|throw up|knock|scratch|shred|rip|tore|tear|stole|steal|dug|dig|broke|break|bit|bite|"
@@ -1905,7 +1906,7 @@ def jocular(sentence: str) -> bool:
 
 # "So hard" after a verb that is no sex act: "she laughed so hard she cried", "he teased her so
 # hard".
-_SO_HARD = re.compile(
+_SO_HARD = screened(
     r"\b(?:laugh|cr(?:y|ied|ies)|work|tr(?:y|ied|ies)|push|teas|roast|stud(?:y|ied|ies)|train|"
     r"practi[cs]|ran|run|kick|slam|shak|shook|hug|squeez|cheer|clap|sneez|cough|blush|fell|fall|"
     r"rain|snow|pray|think|thought|fought|fight|swung|swing|threw|throw|hit|punch|scream|yell|"
@@ -1920,7 +1921,7 @@ def hard_but_not_sexual(sentence: str) -> bool:
 
 
 # Skill at a game praised in violent words: "those kids are absolutely savage at dodgeball".
-_PROWESS = re.compile(
+_PROWESS = screened(
     r"\b(?:savage|savages|a beast|beasts|a monster|monsters|a killer|killers|an animal|animals|a "
     r"machine|machines|an assassin|assassins|ruthless|deadly|lethal|brutal|vicious|a menace|"
     r"murderous) (?:at|in|on) (?:the |a )?(?:\w+ )?(?:dodgeball|tag|chess|tennis|golf|poker|"
@@ -1939,7 +1940,7 @@ def praises_prowess(sentence: str) -> bool:
 # Harm met on the harmed one's side: the police called ("if my sister's boyfriend hurts her
 # again I'll call the police") or a vow that no one will hurt them again ("I'll make sure no one
 # ever hurts her again").
-_SIDES_WITH_THE_HARMED = re.compile(
+_SIDES_WITH_THE_HARMED = screened(
     r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will|'re going to)|i'd|"
     r"i would|i should|should i|i need to|i have to) (?:\w+ )?(?:call|phone|ring|get|report (?:him|"
     r"her|them|it) to|go to|contact|tell) (?:the )?(?:police|cops|911|999|112|authorities|a lawyer|"
@@ -1948,7 +1949,7 @@ _SIDES_WITH_THE_HARMED = re.compile(
     r"nothing) (?:will |can )?(?:ever )?(?:hurts?|touch(?:es)?|bull(?:y|ies)|harms?|scares?|"
     r"threatens?|hits?) (?:her|him|you|them|my \w+|our \w+) (?:\w+ )?again\b"
 )
-_I_DO_HARM = re.compile(
+_I_DO_HARM = screened(
     r"\b(?:i(?:'ll| will|'m going to|'m gonna| am going to)|we(?:'ll| will)|i'd|i would) (?:\w+ )?"
     r"(?:kill|hurt|beat|stab|shoot|break|smash|end|murder|punch|strangle|choke|bury|destroy|"
     r"cut|make (?:him|her|them) (?:pay|regret))\b"
@@ -1962,7 +1963,7 @@ def sides_with_the_harmed(sentence: str) -> bool:
 
 
 # Encouragement said to the reader: "everybody likes you", "keep showing up", "proud of you".
-_ENCOURAGES = re.compile(
+_ENCOURAGES = screened(
     r"\b(?:(?:(?:everybody|everyone|the (?:whole )?(?:team|class|office|"
     r"family)) (?:really )?(?:likes|loves|appreciates|respects|admires|misses|values)|(?:we|"
     r"they) (?:all )?(?:really )?(?:like|love|appreciate|respect|admire|miss|value)) (?:you|"
@@ -1990,7 +1991,7 @@ def encourages(sentence: str) -> bool:
 # Mild abuse said with affection: "You're a crazy bastard, I love you man", "shut up you idiot,
 # you're the best lol". Affection must be said outright; nothing worse than a mild insult may
 # stand beside it.
-_AFFECTION = re.compile(
+_AFFECTION = screened(
     r"(?:\bi (?:love|adore|luv) (?:you|ya|u)\b|(?:^|[,.!?;:]\s*)(?:love|luv) (?:you|ya|u)\b|"
     r"\b(?:you'?re the best|"
     r"you are the best|you'?re my (?:best friend|favou?rite|hero)|my (?:best friend|bestie)|"
@@ -1999,7 +2000,7 @@ _AFFECTION = re.compile(
     r"\b(?:you|ya|u) (?:absolute|total|utter|beautiful|magnificent|glorious|mad|crazy)? ?(?:legend|"
     r"genius|king|queen|icon|hero|star|gem|angel|sweetheart|treasure|gift)\b)"
 )
-_WORSE_THAN_MILD = re.compile(
+_WORSE_THAN_MILD = screened(
     r"\b(?:die|dead|kill\w*|hurt|hate you|hates you|everyone hates|nobody (?:likes|loves|wants)|"
     r"worthless|disgusting|ugly|fat|whore|slut|cunt|retard\w*|kys|rape\w*|stupid bitch|"
     r"piece of (?:shit|garbage|trash)|waste of|useless|pathetic|said no(?: ?one|body) ever)\b"
@@ -2028,7 +2029,7 @@ INTENSIFIERS = (
 
 
 # A thing praised with a swear word: "this shit is hilarious", "that crap was amazing".
-_THING_PRAISED = re.compile(
+_THING_PRAISED = screened(
     r"^\W*(?:this|that|the|it|this new|that new) (?:\w+ )?(?:shit|crap|stuff|thing|song|show|"
     r"movie|film|game|video|meme|joke|album|track|beat|episode|book)\s+(?:is|was|'s|be)\s+"
     rf"(?:(?:so|really|absolutely|actually|honestly|literally|{INTENSIFIERS})\s+)*(?:hilarious|"
@@ -2046,7 +2047,7 @@ def praises_a_thing(sentence: str) -> bool:
     )
 
 
-_PLAIN_PRAISE = re.compile(
+_PLAIN_PRAISE = screened(
     r"(?:i think |honestly,? |in my experience,? )?(?:all |most )?[\w' -]{2,40}? (?:are|is) "
     rf"(?:(?:so|really|very|truly|just|such|{INTENSIFIERS}) )*(?:nice|"
     r"awesome|brave|smart|talented|hard-?working|honest|decent|fantastic|strong|clever|"
@@ -2061,7 +2062,7 @@ _PLAIN_PRAISE = re.compile(
 
 # A yes/no question opened by a negative auxiliary asks for agreement with its positive:
 # "Aren't immigrants just criminals?" says they are, "Isn't killing gay people wrong?" that it is.
-_NEGATIVE_QUESTION = re.compile(
+_NEGATIVE_QUESTION = screened(
     r"^(?P<lead>\W*)(?P<aux>aren'?t|isn'?t|don'?t|doesn'?t|didn'?t|wasn'?t|weren'?t|won'?t|"
     r"wouldn'?t|shouldn'?t|can'?t|couldn'?t|ain'?t|haven'?t|hasn'?t)\b(?=[^.!?]*\?\W*$)"
 )
@@ -2074,7 +2075,7 @@ _POSITIVE_AUX = {
 
 # A sentence that only calls what came before it false: "That's a lie and you know it.", "It's
 # just not true.", "Total nonsense."
-_REFUTATION = re.compile(
+_REFUTATION = screened(
     r"^\W*(?:(?:that|this|it|which)(?:'?s| is| was)\s+(?:(?:just|simply|completely|totally|"
     r"absolutely|utterly|plain|so|such)\s+){0,2}(?:wrong|racist|sexist|homophobic|transphobic|"
     r"bigoted|hateful)\b|(?:(?:that|this|it|which)(?:'?s| is| was)\s+|and\s+)?(?:(?:just|simply|"
@@ -2106,8 +2107,8 @@ def mask_negative_question(sentence: str) -> str:
     return sentence[: m.start("aux")] + " " * len(m.group("aux")) + sentence[m.end() :]
 
 
-_PRONOUN_SUBJECT = re.compile(r"\s+(it|that|this|there)\b")
-_JUDGED = re.compile(rf"\s+(.+?)\s+({_CONDEMNED})(\W*)$")
+_PRONOUN_SUBJECT = screened(r"\s+(it|that|this|there)\b")
+_JUDGED = screened(rf"\s+(.+?)\s+({_CONDEMNED})(\W*)$")
 
 
 def asserted(sentence: str) -> str:
@@ -2154,7 +2155,7 @@ def supportive(sentence: str) -> bool:
     return bool(kind) and names_a_group(unquoted)
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:.!?]")
+_CLAUSE_BREAK = screened(r"[,;:.!?]")
 
 
 def clause_before(text: str, index: int, reach: int | None = None) -> str:
@@ -2172,7 +2173,7 @@ def denied_before(text: str, index: int) -> bool:
 # Where a denial stops reaching: the end of a sentence or a turn of contrast ("I don't hate
 # anyone, but gays are vermin": the "but" says what the "don't" was for).
 _TURN_WORDS = r"\b(?:but|yet|however|though|although)\b"
-_CONTRAST = re.compile(
+_CONTRAST = screened(
     rf"[;:.!?]|{_TURN_WORDS}|\bexcept\b|"
     # A new clause with its own subject: "gay people are not less than anyone, they are ...".
     r",\s*(?=(?:they|he|she|we|you|i|it|those people|these people)\s+(?:are|is|'re|were|was|"
@@ -2182,7 +2183,7 @@ _CONTRAST = re.compile(
 
 # Negations that ask for agreement rather than deny: "isn't it obvious that ...", "don't you
 # think ...", "wouldn't you agree ...".
-_RHETORICAL = re.compile(
+_RHETORICAL = screened(
     r"\b(?:isn'?t|is not|wasn'?t|ain'?t) it (?:\w+ )?(?:obvious|clear|true|a fact|time)\b|"
     r"\b(?:don'?t|do not) (?:you|we|they) (?:all )?"
     r"(?:think|agree|find|see|know|feel)\b|\b(?:wouldn'?t|won'?t|can'?t|couldn'?t) (?:you|we) "
@@ -2207,7 +2208,7 @@ _DENYING_SUBJECT = (
 # myself", "I'm not going to hurt myself", "I have never wanted to end my life". Only a few
 # helper words may stand between the two, so "I don't think anyone would care if I killed
 # myself" denies nothing.
-_DENIED_SELF_HARM = re.compile(
+_DENIED_SELF_HARM = screened(
     rf"\b{_DENYING_SUBJECT}(?:never|not|don'?t|do not|didn'?t|did not|won'?t|will not|"
     r"wouldn'?t|would not|haven'?t|have not)\s+"
     r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
@@ -2230,7 +2231,7 @@ def denies_self_harm(text: str) -> bool:
 
 # Denying harm to anyone at all: "I'm not going to hurt anyone", "I would never harm a soul";
 # not when an exception follows ("anyone but myself").
-_DENIED_HARM_TO_ANYONE = re.compile(
+_DENIED_HARM_TO_ANYONE = screened(
     rf"\b{_DENYING_SUBJECT}(?:never|not|don'?t|do not|won'?t|will not|wouldn'?t|would not)\s+"
     r"(?:(?:ever|really|even|actually|going to|gonna|want(?:ed)? to|wanna|plan(?:ning)? to|"
     r"try(?:ing)? to|be)\s+){0,3}"
@@ -2250,7 +2251,7 @@ def without_denied_self_harm(sentence: str) -> str | None:
 
 
 # A turn of contrast: what follows it says what the words before it were for.
-TURN = re.compile(_TURN_WORDS)
+TURN = screened(_TURN_WORDS)
 
 
 # Bigotry named and condemned: "ce racisme contre les musulmans me dégoûte", "Rassismus hat
@@ -2277,7 +2278,7 @@ _FOREIGN_CONDEMNED = (
     r"transphobie|islamophobie|xenophobie|sexismus|rassismus|antisemitismus|fremdenfeindlichkeit|"
     r"sexismo|racismo|homofobia|antisemitismo|transfobia|islamofobia|xenofobia))"
 )
-_FOREIGN_COUNTER = re.compile(
+_FOREIGN_COUNTER = screened(
     rf"\b{_FOREIGN_BIGOTRY}\b[^.!?]{{0,60}}\b{_FOREIGN_CONDEMNED}(?!\w)|"
     rf"\b(?:dire|pretendre|affirmer|penser|croire|zu sagen|zu behaupten|zu glauben|zu denken|"
     rf"decir|afirmar|pensar|creer)\s*,?\s*(?:que|dass)\b[^.!?]{{3,140}}?[,;:]?\s*"
@@ -2313,11 +2314,11 @@ def counter_speech(sentence: str) -> bool:
 
 # A kind claim doubted: "I don't think Muslims deserve respect", "I don't believe gay people
 # are normal" deny the kindness, not hostility (not "I don't think it's okay to mock them").
-_DOUBTING = re.compile(
+_DOUBTING = screened(
     r"\bi (?:don'?t|do not|never|would never|will never|'d never|wouldn'?t ever) (?:think|"
     r"believe|agree)$"
 )
-_KIND_CLAIM = re.compile(
+_KIND_CLAIM = screened(
     r"\b(?:deserves? (?:any |the same |equal )?(?:respect|rights|to live|to exist|a voice|dignity|"
     r"freedom|kindness|to be here)|should (?:have|get|be given) (?:the same |equal )?rights)\b|"
     r"^\s*(?:that\s+)?(?!(?:it|that|this|there)\b)\w+(?:\s+\w+)?\s+(?:are|is|should be)\s+"
@@ -2346,11 +2347,11 @@ def _english_counter(sentence: str) -> bool:
 
 # A claim called false that speaks well of people: "saying gay people are normal is nonsense"
 # refutes no hostility.
-_CALLED_FALSE = re.compile(
+_CALLED_FALSE = screened(
     r"\b(?:bullshit|nonsense|false|a lie|lies|absurd|ridiculous|untrue|baseless|debunked|"
     r"rubbish|propaganda)\W*$"
 )
-_GOOD_SAID = re.compile(
+_GOOD_SAID = screened(
     r"\b(?:normal|natural|equal|equals|human|humans|people too|valid|fine|okay|ok|good|smart|"
     r"capable|decent|innocent|peaceful|harmless|welcome)\b"
 )
@@ -2365,7 +2366,7 @@ def _good_called_false(counter: str) -> bool:
 
 
 # A condemnation taken back: "..., a horrible thing to say but true".
-_CONCEDED = re.compile(
+_CONCEDED = screened(
     rf"{_TURN_WORDS}[^.!?]{{0,20}}?\b(?:true|correct|accurate|a fact|facts|the truth|i agree|"
     r"(?:it'?s|they'?re|he'?s|she'?s) right)\b"
 )
@@ -2386,7 +2387,7 @@ def _turns_hostile(sentence: str, index: int) -> bool:
 
 
 # Vices imputed to a group after a turn: "..., but they are all thieves".
-_VICE = re.compile(
+_VICE = screened(
     r"\b(?:thieves|criminals|terrorists|rapists|liars|cheats|savages|degenerates|perverts|"
     r"greedy|lazy|dirty|stupid|dangerous|violent)\b"
 )
@@ -2397,12 +2398,12 @@ def _speaks_ill(text: str, start: int = 0) -> bool:
     return bool(_HOSTILE.search(text, start) or _VICE.search(text, start))
 
 
-_THEM = re.compile(r"\b(?:they|them|those people|these people|their kind)\b")
+_THEM = screened(r"\b(?:they|them|those people|these people|their kind)\b")
 
 
-_NOT_TO_BE = re.compile(r"(?:should|must) (?:never|not) be ")
+_NOT_TO_BE = screened(r"(?:should|must) (?:never|not) be ")
 # Words, acts and attitudes, which "should not be tolerated" can be said of.
-_SPEECH_NOUN = re.compile(
+_SPEECH_NOUN = screened(
     r"\b(?:jokes?|comments?|remarks?|statements?|claims?|ideas?|views?|opinions?|words?|slurs?|"
     r"terms?|names|language|rhetoric|posts?|tweets?|messages?|stereotypes?|lies?|talk|speech|"
     r"attitudes?|behaviou?r|racism|sexism|homophobia|transphobia|bigotry|antisemitism|"
@@ -2413,7 +2414,7 @@ _SPEECH_NOUN = re.compile(
 
 # What "it is wrong" can be said of that is who people are, not what they do or say: "it is
 # wrong to be gay" condemns people, not hostility.
-_TO_BE_SOMEONE = re.compile(
+_TO_BE_SOMEONE = screened(
     r"\s*(?:to be|being)\s+(?:a\s+|an\s+)?(?:\w+\s+)?" + lexicon.IDENTITY_RE.pattern
 )
 

@@ -13,13 +13,14 @@ The weights, the SentencePiece vocabulary and the numpy forward pass come from t
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from .prefilter import screened
 
 NAME = "use-multilingual-v3"
 DIM = 512
@@ -72,7 +73,7 @@ def cached_embeddings(clipped: str) -> npt.NDArray[np.float32]:
 # normalised text (lower case, accents stripped). Words that are also English ("a", "on", "me",
 # "no", "he", "will", "was") are left out; "die" stays, because a German text has several of
 # these words for each English one it could share.
-_WORD = re.compile(r"[a-z][a-z']*")
+_WORD = screened(r"[a-z][a-z']*")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -113,8 +114,8 @@ _MIN_FOREIGN_SHARE = 0.08
 _SAMPLE_CHARS = 2 * MAX_CHARS
 
 
-_LETTER = re.compile(r"[^\W\d_]")
-_ASCII_LETTER = re.compile(r"[a-z]")
+_LETTER = screened(r"[^\W\d_]")
+_ASCII_LETTER = screened(r"[a-z]")
 
 
 def reads_as_foreign(normalized: str) -> bool:

@@ -17,9 +17,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .prefilter import screened
+
 # Zero-width spaces/joiners, word joiner, BOM, soft hyphen, bidi marks and other invisible
 # format characters that split a word without showing.
-_INVISIBLE = re.compile(
+_INVISIBLE = screened(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]"
 )
@@ -90,15 +92,15 @@ _CONFUSABLES = {
     "ᴀ": "a",
 }
 _CONFUSABLE_TABLE = str.maketrans(_CONFUSABLES)
-_CYRILLIC_GREEK = re.compile(r"[\u0370-\u03ff\u0400-\u052f]")
+_CYRILLIC_GREEK = screened(r"[\u0370-\u03ff\u0400-\u052f]")
 # Cyrillic and Greek letters with no Latin look-alike ("я", "ж", "λ"): a text that uses them is
 # written in that script, not disguised Latin.
-_OWN_LETTERS = re.compile(
+_OWN_LETTERS = screened(
     "["
     + "".join(c for c in map(chr, range(0x370, 0x530)) if c.isalpha() and c not in _CONFUSABLES)
     + "]"
 )
-_WORD_RUN = re.compile(r"\w+")
+_WORD_RUN = screened(r"\w+")
 
 
 def _unconfuse(text: str) -> str:
@@ -135,20 +137,20 @@ _LEET = str.maketrans(
         "+": "t",
     }
 )
-_LEET_TOKEN = re.compile(r"[\w@$!|€+]+")
-_HAS_LETTER = re.compile(r"[a-z]")
-_HAS_LEET = re.compile(r"[0-9@$!|€+]")
+_LEET_TOKEN = screened(r"[\w@$!|€+]+")
+_HAS_LETTER = screened(r"[a-z]")
+_HAS_LEET = screened(r"[0-9@$!|€+]")
 # "f*ck", "sh*t": a masking star between letters; keep it as-is for the lexicon's patterns.
-_SPACED = re.compile(r"(?<![\w])(?:[a-z][ .\-_*/·•]{1,2}){2,}[a-z](?![\w])")
+_SPACED = screened(r"(?<![\w])(?:[a-z][ .\-_*/·•]{1,2}){2,}[a-z](?![\w])")
 # A run inside a word ("fuuuck"); a token made only of one letter ("kkk", "www") is kept.
-_REPEATS = re.compile(r"(?<=[a-z])([a-z])\1{2,}|([a-z])\2{2,}(?=[a-z])")
-_PUNCT_REPEATS = re.compile(r"([^\w\s])\1{3,}")
-_SPACES = re.compile(r"[ \t\f\v]+")
-_DOUBLE = re.compile(r"([a-z])\1+")
+_REPEATS = screened(r"(?<=[a-z])([a-z])\1{2,}|([a-z])\2{2,}(?=[a-z])")
+_PUNCT_REPEATS = screened(r"([^\w\s])\1{3,}")
+_SPACES = screened(r"[ \t\f\v]+")
+_DOUBLE = screened(r"([a-z])\1+")
 
 
 # "8" read as "ate" after a word's first consonants: "h8" (hate), "h8ers" (haters), "sk8".
-_EIGHT_AS_ATE = re.compile(r"(?<![\w])([bcdfghjklmnpqrstvwxz]{1,2})8([a-z]{0,4})(?![\w])")
+_EIGHT_AS_ATE = screened(r"(?<![\w])([bcdfghjklmnpqrstvwxz]{1,2})8([a-z]{0,4})(?![\w])")
 
 
 def _eight_as_ate(match: re.Match[str]) -> str:
@@ -444,7 +446,7 @@ _SOUNDS_ALIKE = {"s": "z", "z": "s", "c": "k", "k": "c", "i": "y", "y": "i"}
 _RESPELL_MIN = 4  # a shorter word has too many neighbours ("hte": "the" or "hate")
 _DROP_MIN = 6  # "pics" is one letter short of a slur
 _JOINED_MIN = 5
-_WORD_TOKEN = re.compile(rf"(?<![\w@/._\-])[a-z]{{{_RESPELL_MIN},}}(?![\w@/_\-]|\.\w)")
+_WORD_TOKEN = screened(rf"(?<![\w@/._\-])[a-z]{{{_RESPELL_MIN},}}(?![\w@/_\-]|\.\w)")
 # Two-letter words a run of words written together may hold ("istabbedhim" is not "is tab bed").
 _SHORT_WORDS = _words("to of in on at is be we he me my no so up us an as or by do go it am")
 _SUFFIXES = _words(
@@ -561,7 +563,7 @@ def _respell_word(match: re.Match[str]) -> str:
 
 
 # A word with letters masked by stars or hashes ("k*ll", "r*pe", "d**e").
-_MASKED_WORD = re.compile(
+_MASKED_WORD = screened(
     r"(?<![\w*#])[a-z]*[*#]+[a-z]+(?:[*#]+[a-z]*)?(?![\w*#])|(?<![\w*#])[a-z]+[*#]+(?![\w*#])"
 )
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from . import classifier, context, encoder, lexicon, multilingual, rules
+from . import classifier, context, encoder, lexicon, multilingual, prefilter, rules
 from .escalation import (
     CATEGORY_PRIORITY,
     TERROR_THREAT,
@@ -22,6 +22,7 @@ from .policies import (
     parse_policies,
     policy_breached,
 )
+from .prefilter import screened
 from .verdict import POLICY_VERSION, Usage, Verdict, count_tokens
 from .vocabulary import SCORED_CATEGORIES, SEVERITIES
 
@@ -252,13 +253,13 @@ class _Sentences:
         return not self.rest_fires(rest, category, learned, thresholds)
 
 
-_GROUP_IS = re.compile(
+_GROUP_IS = screened(
     rf"(?:{context.GROUP_WORDS.pattern})\s+(?:are|is|r)\s+(?P<said>[^.!?,;]{{0,40}})"
 )
 
 
 # Swear words that only intensify the next word ("so fucking funny"): they call nobody anything.
-_INTENSIFIER = re.compile(rf"\b{context.INTENSIFIERS}\b")
+_INTENSIFIER = screened(rf"\b{context.INTENSIFIERS}\b")
 
 
 def _never(_text: str) -> bool:
@@ -335,7 +336,7 @@ def _calls_a_group_profane(normalized: str) -> bool:
 
 
 # Any word in what is left of a text once group names and these are taken out.
-_NOT_JUST_A_NAME = re.compile(r"\b(?!(?:the|all|some|many|people|persons?|folks?|and|or)\b)\w")
+_NOT_JUST_A_NAME = screened(r"\b(?!(?:the|all|some|many|people|persons?|folks?|and|or)\b)\w")
 
 
 def _only_names_a_group(normalized: str) -> bool:
@@ -371,13 +372,15 @@ def _thresholds(model: classifier.Model, instr: Instructions) -> dict[str, float
 
 def forget_texts() -> None:
     """Empty the caches that remember a text seen before (normalisation, word-list counts,
-    both encoders' embeddings), so the next call reads every text as new: for benchmarks."""
+    both encoders' embeddings, the literals a text holds), so the next call reads every text
+    as new: for benchmarks."""
     for cached in (
         normalize,
         context.benign_senses,
         lexicon.lexicon_counts,
         encoder.cached_embeddings,
         multilingual.cached_embeddings,
+        prefilter.found_in,
     ):
         cached.cache_clear()
 

@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass, field
 
 from .normalize import normalize
+from .prefilter import screened
 from .vocabulary import SCORED_CATEGORIES
 
 
@@ -72,7 +73,7 @@ class Policy:
         return f"POLICY_{self.number}"
 
 
-_POLICY_LINE = re.compile(r"#policy ([1-9]\d{0,8}): *(\S.*)")
+_POLICY_LINE = screened(r"#policy ([1-9]\d{0,8}): *(\S.*)")
 
 
 def parse_policies(text: str) -> list[Policy]:
@@ -120,7 +121,7 @@ _CONCEPTS: tuple[tuple[str, str], ...] = (
     (r"illegal\w*|drugs?|weapons?|firearms?|guns?|contraband", "ILLEGAL"),
     (r"extremis\w*|terroris\w*|radicali\w*", "EXTREMISM"),
 )
-_CONCEPT_RES = tuple((re.compile(rf"\b(?:{p})\b"), c) for p, c in _CONCEPTS)
+_CONCEPT_RES = tuple((screened(rf"\b(?:{p})\b"), c) for p, c in _CONCEPTS)
 
 # Topic thesaurus: a stem in the description -> terms to look for in the content.
 _TOPICS: dict[str, tuple[str, ...]] = {
@@ -233,22 +234,20 @@ _TOPICS: dict[str, tuple[str, ...]] = {
     "diet": ("diet", "calories", "weight loss", "fasting", "keto", "supplement"),
 }
 
-_PROMO_POLICY = re.compile(
-    r"\b(?:promot\w*|advertis\w*|endors\w*|recommend\w*|market\w*|plug\w*)\b"
-)
-_PROMO_CUE = re.compile(
+_PROMO_POLICY = screened(r"\b(?:promot\w*|advertis\w*|endors\w*|recommend\w*|market\w*|plug\w*)\b")
+_PROMO_CUE = screened(
     r"\b(?:sign up|signup|register|use|using|try|join|switch to|move to|go to|check out|"
     r"referral|ref code|promo|bonus|code|link|best|better|recommend\w*|cheaper|lower fees|"
     r"download|visit|get started|deposit|buy|trade on|i use|we use)\b"
 )
-_ADVICE_POLICY = re.compile(r"\b(?:advice|advise|recommendations?|guidance|tips|instructions)\b")
-_ADVICE_CUE = re.compile(
+_ADVICE_POLICY = screened(r"\b(?:advice|advise|recommendations?|guidance|tips|instructions)\b")
+_ADVICE_CUE = screened(
     r"\b(?:you should|you can|you could|try|take|taking|recommended|i recommend|i'd recommend|"
     r"i suggest|the dose is|dose is|start with|up to|no more than|every \d+ hours|"
     r"\d+\s*(?:mg|ml|mcg|g)\b|twice a day|once a day|a day)\b"
 )
-_ONLY_POLICY = re.compile(r"^(?:only|must be about|stay on topic|keep (?:it|posts) about)\b")
-_NEGATIVE_LEAD = re.compile(
+_ONLY_POLICY = screened(r"^(?:only|must be about|stay on topic|keep (?:it|posts) about)\b")
+_NEGATIVE_LEAD = screened(
     r"^(?:no|don'?t|do not|never|avoid|ban|block|forbid|prohibit|disallow|not allowed:?|"
     r"refrain from|without)\b\s*"
 )
@@ -350,7 +349,7 @@ _STOPWORDS = frozenset(
         "other's",
     ]
 )
-_LIST_LEAD = re.compile(r"(?:such as|like|e\.g\.?|including|especially|namely|:)\s*(.+)$", re.I)
+_LIST_LEAD = screened(r"(?:such as|like|e\.g\.?|including|especially|namely|:)\s*(.+)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -515,25 +514,25 @@ class Instructions:
         return not self.applied
 
 
-_ALLOW = re.compile(
+_ALLOW = screened(
     rf"\b(?:allow|permit|ignore|don'?t flag|do not flag|no need to flag)\s+(?:all\s+)?({_CAT})\b|"
     rf"\b({_CAT})\s+(?:is|are)\s+(?:ok|okay|allowed|fine|acceptable|permitted)\b"
 )
-_BLOCK = re.compile(rf"\b(?:block|flag|forbid|disallow|no|reject)\s+(?:all\s+)?({_CAT})\b")
-_TREAT = re.compile(
+_BLOCK = screened(rf"\b(?:block|flag|forbid|disallow|no|reject)\s+(?:all\s+)?({_CAT})\b")
+_TREAT = screened(
     rf"\btreat\s+(?:mentions of\s+|the word\s+|any\s+)?[\"“']?([^\"”']+?)[\"”']?\s+as\s+({_CAT}|"
     r"[a-z_]+)\b"
 )
-_STRICT = re.compile(
+_STRICT = screened(
     r"\b(?:be (?:more )?strict|stricter|strict mode|zero tolerance|children'?s (?:platform|app|"
     r"site)|for kids|kids (?:platform|app)|young audience|be conservative|err on the side of "
     r"caution)\b"
 )
-_LENIENT = re.compile(
+_LENIENT = screened(
     r"\b(?:be (?:more )?lenient|lenient|looser|be loose|relaxed|adult platform|mature audience|"
     r"adults only|18\+ (?:platform|site)|only flag (?:obvious|clear))\b"
 )
-_THRESHOLD = re.compile(
+_THRESHOLD = screened(
     rf"\b(?:threshold (?:for|of)\s+({_CAT})\s*(?:to|=|:|of|at)?\s*([01](?:\.\d+)?)|"
     rf"({_CAT})\s+threshold\s*(?:to|=|:|of|at|is)?\s*([01](?:\.\d+)?))"
 )

@@ -43,6 +43,7 @@ from .context import (
     supportive,
 )
 from .escalation import TERROR_THREAT, VIOLENCE_PLANNING
+from .prefilter import Screened, screened
 
 
 @dataclass(frozen=True)
@@ -57,44 +58,44 @@ class Finding:
 
 # --- PII ---------------------------------------------------------------------------------
 
-_EMAIL = re.compile(
+_EMAIL = screened(
     r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,24}\b"
 )
-_PLACEHOLDER_DOMAINS = re.compile(
+_PLACEHOLDER_DOMAINS = screened(
     r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|invalid|test|localhost))$",
     re.IGNORECASE,
 )
-_ALL_X = re.compile(r"^[xX*#._-]+$")
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
-_SSN_DASHED = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
-_NINE_DIGITS = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
-_SSN_CONTEXT = re.compile(r"\b(?:ssn|social security|social sec)\b", re.IGNORECASE)
-_NINO = re.compile(
+_ALL_X = screened(r"^[xX*#._-]+$")
+_CARD = screened(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+_IBAN = screened(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_SSN_DASHED = screened(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_NINE_DIGITS = screened(r"(?<![\d-])\d{9}(?![\d-])")
+_SSN_CONTEXT = screened(r"\b(?:ssn|social security|social sec)\b", re.IGNORECASE)
+_NINO = screened(
     r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"
 )
-_NINO_CONTEXT = re.compile(r"\b(?:ni|nino|national insurance)\b", re.IGNORECASE)
-_AADHAAR = re.compile(r"(?<!\d)\d{4} \d{4} \d{4}(?!\d)|(?<!\d)\d{12}(?!\d)")
-_AADHAAR_CONTEXT = re.compile(r"\b(?:aadhaar|aadhar|uidai|uid)\b", re.IGNORECASE)
-_CPF = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
-_DNI = re.compile(r"(?<![\w])\d{8}-?[A-HJ-NP-TV-Z](?![\w])")
-_SIN = re.compile(r"(?<![\d-])\d{3}[ -]\d{3}[ -]\d{3}(?![\d-])")
-_SIN_CONTEXT = re.compile(r"\b(?:sin|social insurance)\b", re.IGNORECASE)
-_PASSPORT = re.compile(
+_NINO_CONTEXT = screened(r"\b(?:ni|nino|national insurance)\b", re.IGNORECASE)
+_AADHAAR = screened(r"(?<!\d)\d{4} \d{4} \d{4}(?!\d)|(?<!\d)\d{12}(?!\d)")
+_AADHAAR_CONTEXT = screened(r"\b(?:aadhaar|aadhar|uidai|uid)\b", re.IGNORECASE)
+_CPF = screened(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+_DNI = screened(r"(?<![\w])\d{8}-?[A-HJ-NP-TV-Z](?![\w])")
+_SIN = screened(r"(?<![\d-])\d{3}[ -]\d{3}[ -]\d{3}(?![\d-])")
+_SIN_CONTEXT = screened(r"\b(?:sin|social insurance)\b", re.IGNORECASE)
+_PASSPORT = screened(
     r"\bpassport(?: number| no\.?| num| #|#)?\s*(?:is|:|=)?\s*([A-Z0-9]{7,9})\b", re.IGNORECASE
 )
-_ADDRESS = re.compile(
+_ADDRESS = screened(
     r"\b(?:i live at|lives at|my address is|home address is|address:|live on|living at|"
     r"address is)\s+(\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|"
     r"Drive|Dr|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)",
     re.IGNORECASE,
 )
-_PHONE_CONTEXT = re.compile(
+_PHONE_CONTEXT = screened(
     r"\b(?:call|phone|tel|mobile|cell|number|text|txt|whatsapp|reach me|contact|sms|ring)\b",
     re.IGNORECASE,
 )
 _PHONE_REGIONS = ("US", "GB", "IN", "DE", "FR", "AU")
-_CARD_PREFIX = re.compile(
+_CARD_PREFIX = screened(
     r"^(?:4\d{12}(?:\d{3}){0,2}|5[1-5]\d{14}|2(?:2[2-9]|[3-6]\d|7[01])\d{13}|2720\d{12}|"
     r"3[47]\d{13}|3(?:0[0-5]|[68]\d)\d{11,16}|6(?:011|5\d\d|4[4-9]\d)\d{12,15}|"
     r"35(?:2[89]|[3-8]\d)\d{12,15}|62\d{14,17})$"
@@ -240,12 +241,12 @@ def redact(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 # --- Spam ----------------------------------------------------------------------------------
 
-_URL = re.compile(
+_URL = screened(
     r"\b(?:https?://|www\.)\S+|\b[a-z0-9-]{2,}\.(?:com|net|org|io|ru|xyz|info|biz|top|click|"
     r"link|shop|site|online|ly|me|co|cc|tk|gg)(?:/\S*)?\b",
     re.IGNORECASE,
 )
-_CONTACT = re.compile(
+_CONTACT = screened(
     r"\b(?:dm|pm|message|text|call|whatsapp|telegram|contact|email|inbox|hmu|hit me up|"
     r"add me|msg|ping|reach)\s+(?:me|us)\b|\bclick (?:here|the link|below|now|this)\b|"
     r"\blink in (?:my |the )?(?:bio|profile|description)\b|\bvisit (?:my|our) (?:site|website|"
@@ -253,7 +254,7 @@ _CONTACT = re.compile(
     r"\bfollow (?:me|us) (?:on|for|at)\b|\bsubscribe (?:to|now)\b|\bcall now\b|\border now\b|"
     r"\bbuy now\b|\bwhatsapp\b|\btelegram\b|\bjoin (?:my|our) (?:channel|group|team)\b"
 )
-_MONEY = re.compile(
+_MONEY = screened(
     r"\b(?:earn|make|making|made)\s+(?:\$|usd|up to )?\s?\d[\d,.]*k?\s*(?:\$|dollars|usd|euros|"
     r"a day|a week|per day|per week|daily|weekly|a month|per month)|"
     r"\b(?:work|working|job) from home\b|\bget rich\b|\bguaranteed (?:returns?|profits?|income|"
@@ -273,7 +274,7 @@ _MONEY = re.compile(
     r"\b(?:reply|respond|send|enter|confirm|verify|update) (?:us )?(?:with )?your (?:bank|card|"
     r"account|login|password|payment|billing) (?:details|number|info\w*|credentials)\b"
 )
-_SPAMMY_PUNCT = re.compile(r"[!$]{3,}|\${2,}")
+_SPAMMY_PUNCT = screened(r"[!$]{3,}|\${2,}")
 
 
 def _repetition(normalized: str) -> float:
@@ -374,7 +375,7 @@ def detect_spam(text: str, normalized: str) -> list[Finding]:
 _YOU = r"(?:you|u|ya|your|ur|you're|youre|you are|u r|yo)"
 # Wishing a person death or grave harm: "I hope he crashes his car and never walks again",
 # "may you rot in a hospital bed".
-_DEATH_WISH = re.compile(
+_DEATH_WISH = screened(
     r"\b(?:(?:i (?:\w+ )?)?hope|i (?:\w+ )?wish|may|hopefully)\s+"
     r"(?:you|u|he|she|they|your \w+|that \w+)\s+(?:\w+\s+){0,2}?"
     r"(?:die|dies|rot|rots|get cancer|gets cancer|choke to death|chokes to death|drown|drowns|"
@@ -384,12 +385,12 @@ _DEATH_WISH = re.compile(
 )
 # "You" and an insult word a few words on: "you're a complete idiot", "you stupid cow". Read
 # only where no negation denies it (`_insult_asserted`): "you're not stupid" is no insult.
-_YOU_INSULT = re.compile(
+_YOU_INSULT = screened(
     rf"\b(?P<you>{_YOU})\s+(?:\w+\s+){{0,3}}?(?P<insult>"
     + lexicon.INSULT_RE.pattern.removeprefix("(?<![a-z0-9])")
     + r")"
 )
-_YOU_WORD = re.compile(rf"\b{_YOU}\b")
+_YOU_WORD = screened(rf"\b{_YOU}\b")
 
 
 def _you_insults(sentence: str) -> list[re.Match[str]]:
@@ -401,13 +402,13 @@ def _you_insults(sentence: str) -> list[re.Match[str]]:
 
 # Where the clause an insult stands in starts: a comma, colon, semicolon or "but" ("No offense,
 # but you're an idiot"; "You're not stupid, you're a moron").
-_CLAUSE_BREAK = re.compile(r"[,;:]|\bbut\b")
+_CLAUSE_BREAK = screened(r"[,;:]|\bbut\b")
 
 
 # Said before "you" in the same clause, a frame that denies what follows: "I don't think",
 # "I'm not saying", "nobody is calling". Any other negation there ("it's nobody else's fault
 # you piece of shit", "I can't believe you're this stupid") denies nothing.
-_DENYING_FRAME = re.compile(
+_DENYING_FRAME = screened(
     r"\b(?:(?:i|we)\s+)?(?:don'?t|do not|didn'?t|did not|never|wouldn'?t|would not)\s+"
     r"(?:really\s+)?(?:think|believe|say|said|mean|meant|call|called|consider|find)\b|"
     r"\b(?:i'?m|i am|im|we'?re|we are)\s+not\s+(?:saying|calling|suggesting|implying)\b|"
@@ -419,7 +420,7 @@ _DENYING_FRAME = re.compile(
 # Between "you" and an insult word, a word that makes the insult someone else's or about
 # someone else: "if you call someone a retard", "you know that idiot", "you and your idiot
 # friends".
-_NOT_OF_YOU = re.compile(
+_NOT_OF_YOU = screened(
     r"\b(?:call|calls|called|calling|say|says|said|know|knew|see|saw|meet|met|think|thought|"
     r"hear|heard|tell|told|ask|asked|than|to|at|with|about|for|from|of|and|or|if|when|that|who|"
     r"which|someone|somebody|anyone|him|her|them|me|my|his|their)\b"
@@ -440,7 +441,7 @@ def _said_of_you(match: re.Match[str]) -> bool:
 
 
 # "your <noun> is|are|was ...": what the reader owns or made.
-_OWNED = re.compile(r"\s+(?:\w+\s+)?([a-z]+)\s+(?:is|are|was|were|looks?|sounds?|tastes?)\b")
+_OWNED = screened(r"\s+(?:\w+\s+)?([a-z]+)\s+(?:is|are|was|were|looks?|sounds?|tastes?)\b")
 # What a "your" may own that stands for the reader: their body, kin, kind or life.
 _PERSONAL = frozenset(
     (
@@ -502,10 +503,10 @@ def denies_insults(sentence: str) -> bool:
 
 
 # Fat-shaming: "put the fork down", beside words about the body.
-_FORK_DOWN = re.compile(
+_FORK_DOWN = screened(
     r"\bput (?:the|that|your) (?:fork|donut|doughnut|burger|cake|pizza|fries) down\b"
 )
-_BODY_MOCKED = re.compile(
+_BODY_MOCKED = screened(
     r"\b(?:(?:double|triple) chins?|fat\w*|lard\w*|whale|piggy|obese|belly|gained|pounds|"
     r"weight)\b"
 )
@@ -521,7 +522,7 @@ def _abuse(text: str) -> bool:
     )
 
 
-_DIRECTED_ABUSE = re.compile(
+_DIRECTED_ABUSE = screened(
     r"\b(?:fuck|screw|f\*ck|fck|fk)\s+(?:you|u|off|yourself|ur mom)\b|\bgo (?:fuck|kill|hang) "
     r"yourself\b|\bkys\b|\bstfu\b|\bshut (?:the fuck |tf )?up\b|\bnobody (?:likes|loves|cares "
     r"about) you\b|\byou should be ashamed\b|\bkill yourself\b|\bi hope you suffer\b|"
@@ -625,7 +626,7 @@ _DESTROYED = (
     r"(?:burned|burnt|burning|burn|torched|bombed|destroyed|razed|blown up|firebombed|"
     r"reduced to (?:ashes|rubble)|go up in flames|torn down|wiped out)\b"
 )
-_HATE_STATEMENT = re.compile(
+_HATE_STATEMENT = screened(
     rf"{_GROUP}\s+(?:are|r|is|were)\s+(?:all\s+|just\s+|nothing but\s+|literally\s+)?(?:\w+\s+)?"
     rf"{_DEHUMAN}|"
     rf"\b(?:kill|gas|exterminate|eradicate|deport|purge|wipe out|get rid of|hang|shoot|burn)\s+"
@@ -691,7 +692,7 @@ _HATE_STATEMENT = re.compile(
 
 # A call, often put as a question, to repeat racist or genocidal violence: "why don't we bring
 # back lynchings?", "let's do to them what the Nazis did". Its "don't" is no denial.
-_HATE_CALL = re.compile(
+_HATE_CALL = screened(
     r"\b(?:why (?:don'?t|do not) (?:we|you|they)|why not|how about (?:we )?|let'?s|we should|"
     r"we need to|we must|time to|someone should|somebody should)\s+(?:just\s+|finally\s+)?"
     r"(?:bring back (?:the )?(?:lynchings?|lynch mobs?|the camps|concentration camps|the gas "
@@ -711,7 +712,7 @@ _DONT_BELONG = r"(?:don'?t|do not) belong\b(?! to\b)"
 # Negative words that assert rather than deny, for hate and insults alike: "I can't stand
 # them", "they don't belong here", "nothing but vermin", "no better than rats", "not just
 # greedy", "you're not just stupid".
-_ASSERTING_NEGATION = re.compile(
+_ASSERTING_NEGATION = screened(
     rf"\b(?:can'?t|cannot) stand\b|"
     # A suggestion, not a denial: "why don't you go back to your country?".
     r"\bwhy (?:don'?t|do not)\b|"
@@ -745,7 +746,7 @@ _ASSERTING_NEGATION = re.compile(
 
 
 # A belief put in question rather than held: "why do people think immigrants are lazy?".
-_QUESTIONED_BELIEF = re.compile(
+_QUESTIONED_BELIEF = screened(
     r"\bwhy (?:do|does|would|did) (?:some |so many |many )?(?:people|anyone|someone|folks|they) "
     r"(?:still )?(?:think|believe|say|claim|assume|pretend)(?: that)?\s*$"
 )
@@ -791,7 +792,7 @@ _ATROCITY = (
     r"(?:the )?(?:\w+ )?genocide|ethnic cleansing|(?:the )?(?:\w+ )?massacre|lynchings?|"
     r"pogroms?|the final solution|the gas chambers|the (?:death|concentration) camps)"
 )
-_ATROCITY_ENDORSED = re.compile(
+_ATROCITY_ENDORSED = screened(
     rf"\b{_ATROCITY}\s+(?:was|were|is)\s+(?:actually |really |honestly |truly |just |"
     r"ultimately )?(?:a |an )?(?:good|great|right|justified|necessary|deserved|a good thing|"
     r"the right (?:\w+ )?(?:thing|system|call|answer|solution|idea)|for the best|well deserved|"
@@ -813,13 +814,13 @@ _ATROCITY_ENDORSED = re.compile(
 )
 # Crime imputed to a group, stated: "black people commit more crimes", "immigrants cause all
 # the violence" (asked, it is a question about statistics; of men or women, a statistic).
-_CRIME_IMPUTED = re.compile(
+_CRIME_IMPUTED = screened(
     rf"(?<!\bthat )(?<!\bthink )(?<!\bbelieve )(?<!\bclaim )(?<!\bsay )"
     rf"(?P<group>{_GROUP})\s+(?:commit|cause|are behind|are responsible for|do)\s+(?:\w+\s+)?"
     r"(?:more|most|all(?: the| of the)?)\s+(?:\w+\s+)?(?:crimes?|violence|rapes?|murders?|"
     r"terror(?:ism| attacks)?|shootings|stabbings)\b(?![^.!?]*\?)"
 )
-_GROUP_SAID = re.compile(
+_GROUP_SAID = screened(
     rf"{_said_of(_GROUP)}|{_GROUP}\s+(?:always\s+)?(?:cheat|steal|lie)\b|"
     # Conspiracy: "Jews control the banks", "the Jews run the media".
     r"\b(?:the )?(?:jews|jewish people|zionists|jewish elites)\s+(?:\w+\s+)?(?:control|run|own|"
@@ -851,7 +852,7 @@ _GROUP_SAID = re.compile(
 # The same said of "they" or "those people" once a group or one of its members is named ("A
 # Muslim couple moved in. They don't belong here."), or that they should all be put out.
 _THEY = r"\b(?:they|those people|these people|their kind|that lot)"
-_THEY_SAID = re.compile(
+_THEY_SAID = screened(
     rf"{_said_of(_THEY)}|"
     r"\bi (?:want|need|wish|would like) (?:them|those people|these people|their kind) (?:all )?"
     r"(?:gone|out|dead|removed|deported|kicked out|driven out)\b|"
@@ -862,7 +863,7 @@ _THEY_SAID = re.compile(
 
 # A whole group declared unfit by a trait: "women are too emotional to run a company",
 # "immigrants are too primitive to understand democracy".
-_UNFIT = re.compile(
+_UNFIT = screened(
     rf"{_GROUP}\s*(?:are|'re|re|r|is)\s+(?:just |simply |all |naturally )?too (?:emotional|"
     r"hysterical|irrational|weak|stupid|dumb|lazy|primitive|backward|violent|dirty|greedy|"
     r"savage|uncivili[sz]ed|inferior)(?: and (?:too )?\w+)? to\b"
@@ -870,7 +871,7 @@ _UNFIT = re.compile(
 # Force called for against a whole group: "lesbians need to be corrected by force",
 # "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
 # a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
-_FORCED_ON = re.compile(
+_FORCED_ON = screened(
     rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
     r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
     r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
@@ -879,7 +880,7 @@ _FORCED_ON = re.compile(
 # Where a whole group is said to belong ("disabled people belong in a zoo", "women belong in
 # the kitchen"), and a whole group distrusted ("no black person can be trusted", "never trust
 # a Muslim").
-_BELONG_IN = re.compile(
+_BELONG_IN = screened(
     rf"{_GROUP}\s+(?:should\s+|all\s+|only\s+)?belongs?\s+(?:in|behind|at|on)\s+(?:a |an |the )?"
     r"(?:\w+ )?(?:zoo|cages?|trash|bin|gutter|prison|jail|camps?|hell|chains|kitchen|asylums?|"
     r"institutions?|ovens?|gas chambers?|graves?|sewers?|cells?|bars|fields|plantations?|leash|"
@@ -890,7 +891,7 @@ _BELONG_IN = re.compile(
     r"(?:the\s+|their\s+)?(?:kitchen|cages?|zoo|closet|place|back of the bus|fields|"
     r"plantations?|ghettos?|camps?|chains|bars)\b"
 )
-_DISTRUSTED = re.compile(
+_DISTRUSTED = screened(
     rf"\bno\s+{_IDENTITY}(?:\s+(?:person|man|woman|one|guy))?\s+(?:can|could|should|is to)\s+"
     rf"(?:ever\s+)?be trusted\b|\b(?:never|(?:you )?can'?t (?:ever )?|(?:you )?cannot (?:ever )?|"
     rf"don'?t (?:ever )?)trust (?:a|an|any)\s+{_IDENTITY}\b|"
@@ -898,7 +899,7 @@ _DISTRUSTED = re.compile(
 )
 # Praise denied to a whole group: "Muslims are not nice people", "immigrants are not welcome
 # here", "women are not smart enough to vote". Its "not" is the statement, not a denial of it.
-_PRAISE_DENIED = re.compile(
+_PRAISE_DENIED = screened(
     rf"{_GROUP}\s*(?:are|'re|re|r|is)\s+(?:not|never|n't)\s+(?:(?:very|really|truly|even|ever)\s+)?"
     r"(?:welcome|wanted|trustworthy|capable|smart|intelligent|clever|honest|decent|good|nice|"
     r"civili[sz]ed|worthy|fit|equal|normal|real people|people|human beings?)\b"
@@ -910,13 +911,13 @@ _PRAISE_DENIED = re.compile(
 )
 
 
-_SEXES = re.compile(r"(?:all |the )?(?:men|women|males|females|boys|girls)")
+_SEXES = screened(r"(?:all |the )?(?:men|women|males|females|boys|girls)")
 
 
 # Sent back where they came from: "go back to your country", "go back to where you came from"
 # (told, or wished: "they should go back to their own country"). It names no group: the origin
 # it sends people back to is the group.
-_SENT_BACK = re.compile(
+_SENT_BACK = screened(
     r"(?:^|[.!,;:]\s*|\b(?:just|should|can|must|need to|better|ought to|"
     r"why (?:don'?t|do not) (?:\w+ ){1,2}?)\s*)"
     r"go back (?:to )?(?:where(?:ever)? (?:you|they|u) (?:came|come) from|(?:your|their|ur) "
@@ -928,7 +929,7 @@ _SENT_BACK = re.compile(
 
 # A member of a group sneered at as typical of it: "Typical immigrant, can't even speak proper
 # English.", "so typical of women".
-_SNEER = re.compile(
+_SNEER = screened(
     r"(?:^|[.!?]\s*)(?:so |how |just |such a |that'?s so |that'?s )?typical(?: of)?(?: an?| the| "
     r"those| these| that| all)?\s+(?P<who>(?:\w+\s+)?\w+)(?:\s+(?:behaviou?r|logic|mentality|"
     r"move|thing|attitude))?\s*(?:[,.!?;:]|$)"
@@ -941,14 +942,14 @@ def _sneered_at(sentence: str) -> bool:
 
 # An insult given who someone is as its reason: "just another dumb bitch who thinks she
 # deserves a promotion because she's a woman".
-_FOR_WHO_THEY_ARE = re.compile(
+_FOR_WHO_THEY_ARE = screened(
     rf"\bbecause (?:she'?s|he'?s|they'?re|she is|he is|they are|you'?re|you are) (?:an? )?"
     rf"(?:\w+ )?(?:{_IDENTITY}|woman|girl|female|lesbian|trans woman|trans man)\b"
 )
 # Negations that carry the claim rather than deny it: "I don't think Muslims deserve respect"
 # (a doubt that denies the worth), "women can't think logically", "why aren't women able to
 # think logically?" (an inability imputed to a whole group).
-_DOUBTED_WORTH = re.compile(
+_DOUBTED_WORTH = screened(
     rf"\bi (?:don'?t|do not) (?:think|believe|feel) (?:that )?{_WHOLE}{_GROUP}\s+(?:deserve|"
     r"should (?:have|get|be given|be allowed))\s+(?:any |the same |equal )?(?:respect|rights|"
     r"to live|to exist|equal rights|a voice|to vote|dignity|freedom|kindness|to be here)\b"
@@ -956,7 +957,7 @@ _DOUBTED_WORTH = re.compile(
 # A group's rights questioned as if denying them needed no reason: "Why should immigrants be
 # denied healthcare?", "why shouldn't gay people lose the right to adopt?" (not "why are women
 # paid less", a wrong asked about).
-_WHY_SHOULD_DENY = re.compile(
+_WHY_SHOULD_DENY = screened(
     # Arguments asked for: "give me reasons why women shouldn't be allowed to work".
     rf"\b(?:reasons?|arguments?|a case|talking points|proof|evidence) (?:why|that) "
     rf"{_WHOLE}{_GROUP}\s+(?:shouldn'?t|should not|should never|must not|mustn'?t|don'?t deserve "
@@ -972,12 +973,12 @@ _WHY_SHOULD_DENY = re.compile(
     r"colleges?|schools?|the country|this country|our country|hospitals?|jobs)\b"
 )
 # A reason given against the denial: "... They pay taxes like everyone else."
-_REASON_AGAINST = re.compile(
+_REASON_AGAINST = screened(
     r"\b(?:like everyone else|same as (?:everyone|anyone)|they (?:pay|work|contribute|deserve|"
     r"have (?:the same|every) right)|everyone deserves|(?:a|is a) (?:basic )?human right|"
     r"it'?s (?:unfair|wrong|cruel|inhumane|discrimination))\b"
 )
-_UNABLE = re.compile(
+_UNABLE = screened(
     rf"(?:\bwhy (?:aren'?t|are not|can'?t|cannot|don'?t|do not) {_WHOLE}{_GROUP}|"
     rf"{_WHOLE}{_GROUP}\s+"
     r"(?:can'?t|cannot|are (?:not|incapable of|unable to)|aren'?t|never|don'?t|do not))\s+"
@@ -987,7 +988,7 @@ _UNABLE = re.compile(
 )
 # "Every immigrant is a criminal" said as "all immigrants are criminals", so that what is said
 # of a whole group reads the same however it is quantified.
-_EVERY_ONE = re.compile(
+_EVERY_ONE = screened(
     r"\b(?:every|each|any)\s+(?:single\s+)?(?P<who>\w+(?:\s+(?:man|woman|person|guy|girl))?)\s+"
     r"(?:is|was)\s+(?:(?P<article>an?)\s+(?P<what>\w+))?"
 )
@@ -1001,7 +1002,7 @@ def _plural(word: str) -> str:
 
 
 # The same asked as a negative question, which asserts it: "Isn't every immigrant a criminal?".
-_NOT_EVERY_ONE = re.compile(
+_NOT_EVERY_ONE = screened(
     r"^\W*(?:isn'?t|wasn'?t)\s+(?:every|each|any)\s+(?:single\s+)?(?P<who>\w+(?:\s+(?:man|"
     r"woman|person|guy|girl))?)\s+(?P<article>an?)\s+(?P<what>\w+)"
 )
@@ -1070,7 +1071,7 @@ def _hate_statement(normalized: str) -> bool:
 
 
 # Said of oneself or one's own people: "my ...", "I'm a proud ...", "we're ...".
-_RECLAIMING = re.compile(
+_RECLAIMING = screened(
     r"\b(?:my|our|i'?m an?|i am an?|we'?re|we are|as an?|fellow|us|^being an?|"
     r"call(?:s|ed|ing)? (?:myself|ourselves|each other|one another) (?:an?\s+)?|"
     r"being called (?:an?\s+)?)\s*(?:\w+\s+){0,2}$"
@@ -1145,7 +1146,7 @@ _CALLER = (
     r"\b(?:someone|somebody|anyone|we|people|you guys)\s+(?:should|needs? to|ought to|has to|"
     r"must|have to)\s+(?:just\s+|finally\s+|really\s+|go\s+(?:and\s+)?)?"
 )
-_THREAT = re.compile(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_PERSON}\b")
+_THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_PERSON}\b")
 # Members of a group as the target: "the next immigrant", "any Muslim", "those gay men". The
 # identity word must end the phrase (or lead into "people", "who", "in" ...), so "beat the
 # Chinese team" or "cut the gay scenes" are no threat to anyone.
@@ -1156,7 +1157,7 @@ _GROUP_MEMBER = (
     r"(?=\s*(?:$|[.,!?;:]|(?:who|that|in|at|on|from|when|if|and|for|because|i|we|you|he|she|"
     r"they|applying|down|here|there|today|tonight|tomorrow|next|around|near)\b))"
 )
-_GROUP_THREAT = re.compile(
+_GROUP_THREAT = screened(
     rf"(?:{_I_WILL}|{_CALLER})(?:kill|murder|shoot|stab|lynch|hang|gun down|run over|"
     rf"put (?:a|my|one) (?:bullet|round) (?:in|into|through)|firebomb|torch|burn|bomb|gas|"
     rf"beat up|beat the shit out of)\w*\s+{_GROUP_MEMBER}"
@@ -1172,7 +1173,7 @@ _PEOPLE_PLURAL = (
     r"environmentalists|socialists|capitalists|anarchists|hunters|rapists|pedophiles|"
     r"paedophiles|criminals|drug dealers|dealers|addicts|junkies|prisoners|inmates)"
 )
-_DEATH_WISHED_ON_PEOPLE = re.compile(
+_DEATH_WISHED_ON_PEOPLE = screened(
     rf"\b(?:all|every (?:last |single )?one of (?:the|these|those)|these|those)\s+(?:the\s+)?"
     rf"(?:\w+\s+)?{_PEOPLE_PLURAL}\s+(?:should|must|need to|deserve to|ought to)\s+"
     r"(?:all\s+|just\s+)?be\s+(?:all\s+)?(?:hanged|lynched|shot|executed|killed|murdered|"
@@ -1182,7 +1183,7 @@ _DEATH_WISHED_ON_PEOPLE = re.compile(
 # A shot at people called for or relished: "I'd happily pull the trigger on anyone who votes
 # for that party", "we need to put a bullet in every politician who voted for this" (not "pull
 # the trigger on the deal", "a bullet in the chamber").
-_SHOT_CALLED = re.compile(
+_SHOT_CALLED = screened(
     rf"(?:{_I_WILL}|{_CALLER}|\bi(?:'d| would) (?:happily |gladly |love to |like to )?)(?:happily "
     r"|gladly )?(?:pull the trigger on|put (?:a|one|my) (?:bullet|round) (?:in|into|through))\s+"
     r"(?:anyone|anybody|everyone|everybody|every (?:last |single )?(?:\w+ )?\w+|all "
@@ -1191,7 +1192,7 @@ _SHOT_CALLED = re.compile(
 )
 # Violence called for on one person: "that referee should be dragged out of his house and
 # beaten", "he deserves to be shot" (not "that scene should be shot in black and white").
-_HARM_CALLED_ON_ONE = re.compile(
+_HARM_CALLED_ON_ONE = screened(
     r"\b(?:he|she|that (?:\w+ )?(?:guy|man|woman|girl|boy|kid|ref|referee|umpire|coach|teacher|cop|"
     r"officer|judge|politician|senator|president|mayor|governor|bitch|bastard|asshole|prick|idiot|"
     r"moron|driver|pedo|pedophile|paedophile|rapist|landlord|boss|neighbou?r|ex|thief|snitch|"
@@ -1204,7 +1205,7 @@ _HARM_CALLED_ON_ONE = re.compile(
 # Killing called for in a euphemism ("someone needs to put him in the ground before the vote",
 # not a funeral), and a face to be ruined ("I'll make sure no other guy ever wants to look at
 # her face again").
-_KILLING_OR_MAIMING_VEILED = re.compile(
+_KILLING_OR_MAIMING_VEILED = screened(
     rf"(?:{_CALLER}|\bi(?:'ll| will|'m going to|'m gonna| am going to)\s+(?:\w+\s+)?)put (?:him|"
     r"her|them|you|that \w+|this \w+) (?:in the ground|six feet under|in a (?:body bag|coffin|box|"
     r"grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b(?:funeral|service|cemetery|"
@@ -1216,17 +1217,17 @@ _KILLING_OR_MAIMING_VEILED = re.compile(
 )
 # People hunted with weapons: "grab your rifles and go hunting for Democrats", "load up, time
 # to hunt down some liberals" (not deer, bargains, or engineers hired).
-_PEOPLE_HUNTED = re.compile(
+_PEOPLE_HUNTED = screened(
     rf"\bhunt(?:ing|ed)?\s+(?:for\s+|down\s+)?(?:some\s+|the\s+|all\s+(?:the\s+)?|every\s+)?"
     rf"(?:\w+\s+)?(?:{_PEOPLE_PLURAL}|(?:{lexicon.IDENTITY_RE.pattern})s?)\b"
 )
-_ARMED = re.compile(
+_ARMED = screened(
     r"\b(?:rifles?|guns?|ammo|shotguns?|pistols?|pitchforks|machetes?|load up|locked and "
     r"loaded|bullets|rounds|weapons?|ar-?15s?)\b"
 )
 # Someone else's violence against a person wished for: "it would be great if someone finally
 # put a bullet in my landlord".
-_VIOLENCE_WISHED_DONE = re.compile(
+_VIOLENCE_WISHED_DONE = screened(
     r"\b(?:it(?:'d| would) be (?:so |really |just )?(?:great|nice|good|awesome|lovely|wonderful|"
     r"amazing|a blessing|a relief)|i(?:'d| would) (?:love|like|enjoy) it|i (?:wish|hope|pray)|"
     r"wouldn'?t it be (?:great|nice|funny)) (?:(?:if|when|that) )?(?:someone|somebody|anyone|some "
@@ -1320,14 +1321,14 @@ _HARM_APPROVED = (
     r"(?:(?:they|he|she) (?:all )?(?:had it coming|deserved (?:it|every|what)|got what (?:they|he|"
     r"she) deserved)|serves? (?:them|him|her) right|good riddance)"
 )
-_SUFFERING_ENJOYED = re.compile(
+_SUFFERING_ENJOYED = screened(
     rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,60}}?\b{_HARM_SUFFERED}\b|"
     rf"\b{_HARM_SUFFERED}\b[^.!?]{{0,60}}?\b{_PLEASURE_AFTER}\b|"
     rf"\b{_HARM_DONE}\b[^.!?]{{0,100}}?\b{_HARM_APPROVED}\b|"
     rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,30}}?\b{_HARM_DONE}\b"
 )
 # Suffering on screen: "horror movies where people get stabbed".
-_ON_SCREEN = re.compile(
+_ON_SCREEN = screened(
     r"\b(?:movies?|films?|horror|tv|shows?|series|episodes?|games?|gaming|anime|cartoons?|"
     r"scenes?|characters?|villains?|(?:special )?effects|actors?|actress|stunts?|wrestling|"
     # Sport and contests: "I love watching Liverpool suffer".
@@ -1335,7 +1336,7 @@ _ON_SCREEN = re.compile(
     r"soccer|basketball|baseball|hockey|cricket|tennis|golf|tournament|finals?|playoffs?)\b"
 )
 # Speech about those who enjoy it: "people who enjoy watching animals suffer are sick".
-_ENJOYERS_SPOKEN_OF = re.compile(
+_ENJOYERS_SPOKEN_OF = screened(
     r"\b(?:people|those|anyone|someone|somebody|whoever|men|guys|kids|monsters?|psychopaths?) "
     r"(?:who|that) (?:\w+ )?(?:love|enjoy|like|laugh|get off|find)|\bhow (?:can|could) "
     r"(?:anyone|someone|people|you|they)\b|\bwhy (?:do|would) (?:people|anyone|some people)\b"
@@ -1347,7 +1348,7 @@ _DWELLING = (
     r"(?:house|home|apartment|flat|place|car|shop|store|restaurant|mosque|church|synagogue|"
     r"temple|gurdwara|shelter|camp|trailer|room|bedroom|tent|caravan|building|cabin)s?"
 )
-_ARSON_CALLED = re.compile(
+_ARSON_CALLED = screened(
     rf"(?:{_CALLER}|{_I_WILL})(?:burn|torch|firebomb|fire-?bomb|blow up|petrol bomb|molotov|"
     rf"bomb|nuke)(?:\s+down)?\s+(?:their|his|her|your|them|those \w+'?s?|these \w+'?s?|the \w+'s|"
     rf"that \w+'s|that|the|every|all the|all)\s+(?:\w+\s+)?{_DWELLING}\b(?!'s)(?:\s+down)?"
@@ -1355,7 +1356,7 @@ _ARSON_CALLED = re.compile(
     r"insurance|on the dance ?floor|with (?:this|that|our|my|your) (?:song|track|set|voice)))"
 )
 # Killing or hurting a person dwelt on: "I fantasize about strangling my boss every day".
-_VIOLENT_FANTASY = re.compile(
+_VIOLENT_FANTASY = screened(
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
     rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
@@ -1375,7 +1376,7 @@ _VIOLENT_FANTASY = re.compile(
 # "jemand sollte ihre Wohnung anzünden", "alguien debería quemar su casa"; and suffering
 # enjoyed: "j'adore voir les animaux souffrir", "ich liebe es, Tiere leiden zu sehen", "me
 # encanta ver sufrir a los animales".
-_FOREIGN_VIOLENCE_CALLED = re.compile(
+_FOREIGN_VIOLENCE_CALLED = screened(
     r"\b(?:quelqu'un|on) (?:devrait|doit) (?:bruler|incendier|mettre le feu a) (?:leur|leurs|sa|"
     r"son|ses|la|le|cette|ce) (?:maison|appartement|logement|mosquee|eglise|synagogue|voiture)\b|"
     r"\b(?:jemand|man) (?:sollte|muss|musste) (?:ihre|ihr|seine|sein|die|das|diese|dieses) "
@@ -1390,7 +1391,7 @@ _FOREIGN_VIOLENCE_CALLED = re.compile(
     r"\b(?:me encanta|me gusta|disfruto) (?:ver|oir|mirar) (?:\w+ ){0,3}?(?:sufrir|arder|"
     r"sangrar|agonizar|quemarse vivos?)\b"
 )
-_MILD_THREAT = re.compile(
+_MILD_THREAT = screened(
     # A lesson promised to a group: "someone should teach those immigrants a lesson".
     rf"(?:{_I_WILL}|{_CALLER})(?:teach|show)\s+(?:those\s+|these\s+|the\s+|all\s+(?:the\s+)?|"
     rf"some\s+)?(?:\w+\s+)?(?:{lexicon.GROUP_RE.pattern})\s+(?:\w+\s+)?(?:a lesson|what "
@@ -1416,7 +1417,7 @@ _MILD_THREAT = re.compile(
     r"flat|apartment|work|office|school|car|door)\b(?![^.!?]*\b(?:with|see you|pick you up|"
     r"drive you|give you a ride|lift)\b)"
 )
-_DEATH_THREAT = re.compile(
+_DEATH_THREAT = screened(
     # A threat on a condition: "if I see you at the game Saturday you're getting stabbed".
     r"\bif (?:i|we) (?:ever )?(?:see|catch|find|spot|meet) (?:you|u)\b[^.!?]{0,60}?"
     r"\byou(?:'re| are| r|"
@@ -1427,7 +1428,7 @@ _DEATH_THREAT = re.compile(
     r"\bi know where you live\b|\bi(?:'ll| will) find you\b|\byou(?:'ll| will) (?:die|bleed|pay "
     r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
 )
-_NOT_SERIOUS = re.compile(
+_NOT_SERIOUS = screened(
     # Exasperation: "I could strangle my brother sometimes".
     r"\bi could (?:just |honestly |literally )?(?:kill|strangle|murder|throttle|smack) "
     r"(?:\w+ ){0,2}?(?:sometimes|at times)\b|"
@@ -1436,7 +1437,7 @@ _NOT_SERIOUS = re.compile(
     r"could kill for|(?:kill|murder) (?:a|for a) (?:pizza|burger|coffee|beer|nap)|"
     r"killing it|killed it|dying (?:of|to|for)|to death\b.*\b(?:laugh|bored))"
 )
-_NEGATED = re.compile(
+_NEGATED = screened(
     r"\b(?:would never|will never|i'?d never|not going to|never going to|wouldn't|won't ever|"
     r"i don't want to|i do not want to|nobody should|no one should|don't ever)\b"
 )
@@ -1447,7 +1448,7 @@ _MASS_TARGET = (
     r"hospital|clinic|embassy|parliament|congress|white house|pride|march|protest|event|"
     r"building|city hall|train)"
 )
-_MASS_ATTACK = re.compile(
+_MASS_ATTACK = screened(
     rf"(?:{_I_WILL}|{_CALLER})(?:bomb|firebomb|torch|blow up|shoot up|attack|massacre|gas|"
     rf"burn down|set fire to|"
     rf"drive (?:a|my) (?:truck|car|van) into|open fire (?:at|on|in)|kill everyone (?:at|in))\s+"
@@ -1468,40 +1469,40 @@ _MASS_ATTACK = re.compile(
 )
 # A weapon brought or made ready for a crowded place, with menace: "I'm bringing my rifle to
 # the office tomorrow, they'll all pay", "I know which route to take and I have my guns ready".
-_ARMED_FOR = re.compile(
+_ARMED_FOR = screened(
     rf"(?:{_I_WILL}|i'?m |i am )?(?:bring|bringing|take|taking|carry|carrying)\s+(?:my |a |the "
     rf"|dad'?s |\w+ ){{0,2}}(?:guns?|rifles?|ar-?15s?|ak-?47s?|shotguns?|pistols?|handguns?|"
     rf"glocks?|weapons?|bombs?|explosives?)\s+(?:to|into|in)\s+(?:the |my |our |this |that )?"
     rf"(?:\w+\s+)?{_MASS_TARGET}\b"
 )
-_WEAPON_READY = re.compile(
+_WEAPON_READY = screened(
     r"\b(?:have|got|'ve got|packed|loaded|ready)\s+(?:my |the |all my |our )?(?:guns?|rifles?|"
     r"ar-?15s?|shotguns?|pistols?|weapons?|ammo|bombs?|explosives?)\s+(?:ready|loaded|packed|"
     r"prepared|all set|set)\b"
 )
 # A beating planned with weapons and a time: "we meet at the parking lot at 9, bring the bats ...
 # and teach those freaks a lesson they won't forget".
-_LESSON_TAUGHT = re.compile(
+_LESSON_TAUGHT = screened(
     r"\bteach (?:those|these|them|the|all the|all those|that|this|him|her) (?:\w+ )?(?:a lesson|"
     r"some respect)\b(?! (?:in|on|about|of)\b)"
 )
 # A game with bats and a field: "we'll teach them a lesson on the field Saturday, bring your
 # bats and gloves".
-_BALL_GAME = re.compile(
+_BALL_GAME = screened(
     r"\b(?:field|pitch|gloves?|balls?|game|match|practice|innings?|baseball|softball|cricket|"
     r"league|team|season|tournament|court|rink)\b"
 )
-_ARMED_WITH = re.compile(
+_ARMED_WITH = screened(
     r"\b(?:bring|grab|take|pack|with) (?:the |our |your |some |a few )?(?:baseball )?(?:bats|"
     r"knives|crowbars|chains|guns|pipes|brass knuckles|knuckle ?dusters|machetes|tire irons|"
     r"hammers|clubs)\b"
 )
 # A day named for it: "Monday is the day".
-_DAY_SET = re.compile(
+_DAY_SET = screened(
     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today|tonight|"
     r"next week) is the day\b"
 )
-_MENACE = re.compile(
+_MENACE = screened(
     r"\b(?:they|you|everyone|everybody|all of (?:them|you))(?:'ll| will| are going to| are "
     r"gonna)? (?:all )?(?:pay|regret|be sorry|get what'?s coming)\b|"
     r"\b(?:make|making) (?:them|you|everyone|everybody) (?:all )?pay\b|\blast day\b|"
@@ -1519,7 +1520,7 @@ _MENACE = re.compile(
 )
 # A reckoning promised to all of a place's people on a day set: "every single one of you at that
 # school is going to regret the day you laughed at me. Monday is the day."
-_RECKONING = re.compile(
+_RECKONING = screened(
     r"\b(?:every (?:single )?one of you|all of you|you all|y'?all|everyone (?:at|in) (?:that|this|"
     r"my|the) \w+)\b[^.!?]{0,40}?\b(?:is|are|will|'ll)?\s*(?:going to|gonna|will)?\s*(?:regret|"
     r"pay|be sorry)\b(?!\s+(?:for (?:the|your) (?:tickets?|drinks?|food|meal)|missing|not|never|"
@@ -1527,7 +1528,7 @@ _RECKONING = re.compile(
 )
 # Where someone lives found, and a visit promised: "I found your street on Google Maps. See you
 # soon."
-_FOUND_WHERE = re.compile(
+_FOUND_WHERE = screened(
     r"\bi (?:found|tracked down|looked up|have|got) (?:your|ur) (?:street|address|house|home|"
     r"place|flat|apartment)\b|"
     # Said of someone else: "I've already found his workplace and his home address".
@@ -1535,25 +1536,25 @@ _FOUND_WHERE = re.compile(
     r"her|their) (?:(?:workplace|work address|job|school|car|number) and (?:his|her|"
     r"their) )?(?:home address|address|street|house|home|place|flat|apartment|workplace)\b"
 )
-_VISIT_PROMISED = re.compile(
+_VISIT_PROMISED = screened(
     r"\b(?:i'?m coming|coming for you|you(?:'re| are) not safe|you think you(?:'re| are) safe|"
     r"watch your back|knock knock|be seeing you)\b"
 )
 # "See you soon", "he's going to get a visit" menace only where no friendly errand is said.
-_SEE_YOU = re.compile(
+_SEE_YOU = screened(
     r"\bsee you (?:soon|tonight|tomorrow|later|there)\b|\b(?:he|she|they)(?:'s| is| are|'re) "
     r"(?:going to|gonna|about to) (?:get|have) a (?:little |nice |surprise )?visit\b"
 )
-_FRIENDLY_ERRAND = re.compile(
+_FRIENDLY_ERRAND = screened(
     r"\b(?:invit\w*|party|card|gift|present|letter|package|parcel|flowers|dinner|lunch|coffee|"
     r"delivery|deliver|send|sending|mail)\b"
 )
 # Violence against a partner or a child called acceptable: "beating your wife is fine as long as
 # you don't leave marks".
-_REPORTED_BELIEF = re.compile(
+_REPORTED_BELIEF = screened(
     r"\b(?:think|thinks|thought|believe|believes|say|says|said|claim|claims|used to think)\b"
 )
-_ABUSE_ENDORSED = re.compile(
+_ABUSE_ENDORSED = screened(
     r"\b(?:beating|hitting|slapping|punching|choking|kicking|smacking|raping|abusing)\s+(?:your|a|"
     r"the|my|his|their)\s+(?:wife|wives|husband|partner|girlfriend|boyfriend|kids?|children|child|"
     r"son|daughter|woman|women)\s+(?:is|are)\s+(?:totally |perfectly |completely |just |sometimes "
@@ -1579,14 +1580,14 @@ def _armed_attack(sentence: str) -> bool:
     return bool(_WEAPON_READY.search(sentence) and _MASS_TARGET_NAMED.search(sentence))
 
 
-_MASS_TARGET_NAMED = re.compile(rf"\b{_MASS_TARGET}\b")
-_SPORTING = re.compile(
+_MASS_TARGET_NAMED = screened(rf"\b{_MASS_TARGET}\b")
+_SPORTING = screened(
     r"\b(?:hunting|hunt|range|season|deer|clay|skeet|trap shooting|competition|match|tournament|"
     r"repairs?|gunsmith|cleaning|licen[cs]e|permit|safety course)\b"
 )
 
 
-_PLAN_DETAIL = re.compile(
+_PLAN_DETAIL = screened(
     r"\b(?:tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|"
     r"this weekend|at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|on the \d+|noon|midnight|morning|"
     r"rifle|ar[- ]?15|ak[- ]?47|shotgun|pistol|handgun|glock|ammo|ammunition|rounds|magazines|"
@@ -1594,7 +1595,7 @@ _PLAN_DETAIL = re.compile(
     r"entrance|exit|security guard|floor plan|layout|route|schedule|getaway|maximum casualties|"
     r"as many as possible|most people|the crowd|already bought|got the|i have a|my dad'?s gun)\b"
 )
-_EXTREMIST_CAUSE = re.compile(
+_EXTREMIST_CAUSE = screened(
     r"\b(?:allahu akbar|jihad|infidels?|kuffar|kafir|caliphate|islamic state|isis|isil|daesh|"
     r"race war|white power|for the race|14 ?words|heil|the great replacement|accelerat\w+|"
     r"martyr\w*|crusaders?|zog|day of the rope|boogaloo|the cause|our brothers|the ummah|"
@@ -1626,7 +1627,7 @@ _WEAPON = (
     r"chlorine gas|anthrax|silencers?|suppressors?|ghost guns?|untraceable guns?|zip guns?|"
     r"3d[- ]printed guns?))"
 )
-_BOMB_MAKING = re.compile(
+_BOMB_MAKING = screened(
     rf"\b{_ASK}\s+(?:make|build|assemble|construct|making|building|extract|extracting|"
     rf"produce|synthesi[sz]e|mix|cook|brew|print|culture|cultivate|grow|weaponi[sz]e|"
     rf"aerosoli[sz]e|purify|refine)\s+(?:\w+\s+)?{_WEAPON}\b"
@@ -1860,7 +1861,7 @@ _RELATIVE = (
     r"boyfriend|sister|brother|parents|partner)"
 )
 # What the writer knows, holds or watches of the reader's life.
-_KNOWS = re.compile(
+_KNOWS = screened(
     r"\bi (?:know|found out|figured out|worked out) (?:where|when|what time|which|how) "
     r"(?:\w+ ){0,2}?(?:you|your)\b|"
     r"\bi know (?:you (?:moved|changed|live|work|park|leave|walk)|your (?:new |real |home )?"
@@ -1883,7 +1884,7 @@ _KNOWS = re.compile(
     r"(?:herself|himself|themselves)|each day)"
 )
 # What makes it pressure.
-_PRESSURE = re.compile(
+_PRESSURE = screened(
     r"\b(?:if|unless|until) you\b|"
     r"\bor (?:else|i'?m|i(?:'ll| will)?|we|you(?:'ll| will)|the whole|everyone|everybody|your)\b|"
     r"\b(?:one more|next) (?:time|post|word|video|comment|report|message)\b|"
@@ -1907,14 +1908,14 @@ _PRESSURE = re.compile(
 # A person called a sexual slur, a predator or a criminal, and the word spread: "Jessica is such
 # a slut, she's slept with half the team, pass it on", "share this: Tom from accounting is a
 # pedophile".
-_SMEAR = re.compile(
+_SMEAR = screened(
     r"\b(?:she|he|[a-z]+(?: (?:from|in|at) (?:the )?\w+)?)(?:'s| is) (?:such |a total |a complete "
     r"|a real |a dirty |an absolute |a fucking )?(?:an? )?(?:\w+ )?(?:slut|whore|skank|slag|"
     r"tramp|hoe|thot|pedo|pedophile|paedophile|rapist|child molester|groomer|nonce)s?\b"
 )
 # A rumour to be spread: "tomorrow I'm telling everyone at school that she has herpes and sleeps
 # around".
-_RUMOUR_SPREAD = re.compile(
+_RUMOUR_SPREAD = screened(
     r"\b(?:tell|telling|told|spread(?:ing)? (?:it|the (?:rumou?r|word)) to|post(?:ing)? (?:it )?"
     r"(?:to|for)) (?:everyone|everybody|the whole \w+|all (?:her|his|their) friends|people|her "
     r"(?:boss|parents|husband)|his (?:boss|parents|wife))(?: (?:at|in|on) (?:\w+ )?\w+)? (?:that )?"
@@ -1922,7 +1923,7 @@ _RUMOUR_SPREAD = re.compile(
     r"syphilis|gonorrh?o?ea|sleeps around|sleeping around|a slut|a whore|a pedo\w*|a paedo\w*|a "
     r"rapist|a prostitute|an escort)\b"
 )
-_SPREAD_WORD = re.compile(
+_SPREAD_WORD = screened(
     r"\b(?:pass (?:it|this) (?:on|around)|spread (?:it|this|the word)|tell (?:everyone|everybody|"
     r"all your friends|the whole (?:school|class|team|office))|let (?:everyone|everybody) know|"
     r"(?:everyone|everybody) (?:should|needs to|has to|must) know|share (?:this|it)|repost|"
@@ -1930,7 +1931,7 @@ _SPREAD_WORD = re.compile(
 )
 # A fake profile or ad made in someone's name: "I made a fake profile of my ex with her number
 # so random guys would call her".
-_IMPERSONATION = re.compile(
+_IMPERSONATION = screened(
     r"\b(?:i|we)(?:'ve| have)? (?:made|created|set up|put up|posted|opened|started|am making|'m "
     r"making)\s+(?:a |an |some )?(?:\w+ )?fake (?:\w+ )?(?:profiles?|accounts?|ads?|listings?|"
     r"pages?|posts?)\s+(?:of|as|pretending to be|in the name of|with the (?:name|photos|pictures|"
@@ -1940,18 +1941,18 @@ _IMPERSONATION = re.compile(
     r"teammate|stepdad|stepmom|cousin|rival|bully|manager|partner)s?|her|him)\b"
 )
 # A sexual demand with a pet name: "hey sweetheart, smile more for me. and maybe bend over too".
-_PET_NAME = re.compile(
+_PET_NAME = screened(
     r"\b(?:sweetheart|sweetie|babe|baby ?girl|honey|darling|sexy|gorgeous|princess|hot stuff|"
     r"beautiful|cutie)\b"
 )
-_SEXUAL_DEMAND = re.compile(
+_SEXUAL_DEMAND = screened(
     r"\bbend over\b(?=\s+(?:for me|too|while|a little|more|again)\b|\s*[.!?]|\s*$)|"
     r"\bsit on my (?:lap|face)\b|"
     r"\bshow (?:me )?(?:your|some) (?:tits|boobs|ass|body|skin)\b|\bspread (?:your|em|them)\b"
 )
 # Blaming a person's clothes for what will be done to them: "you dress like that, you're asking
 # for it".
-_ASKING_FOR_IT = re.compile(
+_ASKING_FOR_IT = screened(
     r"\b(?:dress(?:ed|es)?|dressing|wear(?:ing)?)\s+(?:like )?(?:that|this|those)\b[^.!?]{0,40}?"
     r"\b(?:you(?:'re| are)|she(?:'s| is| was)|they(?:'re| are| were)|are|is|was|were) "
     r"(?:just |really |basically )?asking for it\b|"
@@ -1964,7 +1965,7 @@ _ASKING_FOR_IT = re.compile(
 _WILL_EXPOSE = (
     r"\b(?:i(?:'ll| will|'m| am)|we(?:'ll| will|'re| are)|gonna|going to)\s+(?:\w+\s+){0,2}?"
 )
-_EXPOSE = re.compile(
+_EXPOSE = screened(
     r"\bdoxx?(?:ing)? (?:drop|dump)\b|"
     r"\b(?:i|we)(?:'ll| will|'m going to|'m gonna| am going to|'re going to|'re gonna| are "
     r"going to) doxx?\b|"
@@ -1976,7 +1977,7 @@ _EXPOSE = re.compile(
     r"(?:pics|photos|videos)|sex tape)\b"
 )
 # Threats put as hints: "it would be a shame if something happened to them".
-_VEILED_THREAT = re.compile(
+_VEILED_THREAT = screened(
     # "She'll find out what happens when you leave me."
     r"\b(?:find out|learn|see|know|show (?:you|her|him|them)) what happens (?:to (?:people|girls|"
     r"women|men|those) )?(?:when|if|who) (?:(?:you|she|he|they|people|anyone) )?(?:leave|leaves|"
@@ -2049,7 +2050,7 @@ _VEILED_THREAT = re.compile(
 )
 # A grudge, where the person can be found, and a weapon to hand, over a sentence or two: "he's
 # going to regret this. I know where he parks and I've got a crowbar".
-_GRUDGE_ARMED = re.compile(
+_GRUDGE_ARMED = screened(
     r"\b(?:going to|gonna|will|'ll) (?:regret|pay for) (?:this|that|it|what (?:he|she|they) did)\b"
     r"[^!?]{0,80}?\bi know where (?:he|she|they|you) (?:lives?|parks?|works?|sleeps?|drinks?)\b"
     r"[^!?]{0,60}?\b(?:crowbar|bat|knife|gun|hammer|machete|pipe|brick|tire iron|axe|rifle|"
@@ -2059,7 +2060,7 @@ _GRUDGE_ARMED = re.compile(
 
 # A dare with the harm unsaid: "keep talking and see what happens", "you'd better hope we never
 # meet in person".
-_DARE = re.compile(
+_DARE = screened(
     r"\b(?:keep (?:talking|it up|pushing|running your mouth)|say (?:that|it) again|one more word|"
     r"do (?:that|it) again|try me) and (?:you'?ll |just )?(?:see|find out) what happens(?: to "
     r"you| next)?\s*(?:[.!?]|$)|"
@@ -2069,7 +2070,7 @@ _DARE = re.compile(
 
 
 # Following or watching someone, said to them: "I've been following you home every day".
-_STALKING = re.compile(
+_STALKING = screened(
     r"\bi(?:'ve| have)? (?:been |keep |am |'m )?(?:following|tracking|stalking) you\b(?! (?:on|at) "
     r"(?:twitter|instagram|tiktok|youtube|x|twitch|the stream|social|linkedin|facebook|reddit|"
     r"here)\b)(?! for (?:years|ages|a while|a long time))|"
@@ -2114,7 +2115,7 @@ _STALKING = re.compile(
     r"(?:doesn'?t|don'?t) (?:know|notice))"
 )
 # Violence wished on someone: "that teacher deserves to be raped", "he should be beaten".
-_WISHED_HARM = re.compile(
+_WISHED_HARM = screened(
     r"(?<!')\b(?:he|she|they|you|(?:that|this|the|my|your|his|her|our) (?P<noun>[a-z]+)|"
     r"(?P<name>[a-z]+))\s+(?:deserves?|"
     r"deserved|should|needs? to|ought to)\s+(?:to\s+)?(?:be|get)\s+(?:\w+\s+)?(?:raped|gang ?raped|"
@@ -2145,7 +2146,7 @@ _NOT_A_NAME = frozenset(
 
 
 # A crowd set on one person's account: "let's all report her account until it gets banned".
-_BRIGADING = re.compile(
+_BRIGADING = screened(
     r"\b(?:let'?s|we should|we need to|everyone|everybody|guys,?|y'?all) (?:all |go |just )?"
     r"(?:mass[- ]?)?(?:report|flag|spam|dislike|downvote|brigade|flood)\w* (?:her|his|their|"
     r"\w+'s) (?:\w+ )?(?:account|channel|page|profile|videos?|posts?|stream|comments|"
@@ -2167,7 +2168,7 @@ _BRIGADING = re.compile(
 # "on va créer un groupe pour te pourrir la vie", "wir machen dir das Leben zur Hölle",
 # "vamos a hacerte la vida imposible" (the speaker's own doing; not "this job is making my
 # life hell", nor "ne laisse personne te pourrir la vie").
-_TORMENT = re.compile(
+_TORMENT = screened(
     r"\b(?:i|we)\s*(?:'ll|will|'m going to|'re going to|am going to|are going to|are gonna|"
     r"'re gonna|'m gonna|am gonna)\s+(?:\w+\s+){0,2}?make\s+(?:your|ur)\s+(?:\w+\s+)?life\s+"
     r"(?:a\s+)?(?:living hell|hell|misery|miserable|nightmare|unbearable)\b|"
@@ -2181,12 +2182,12 @@ _TORMENT = re.compile(
 
 # Where someone's children or family are, said to them: "I know where your kids go to school"
 # is a threat without another word (not beside a reason to know: "I pick mine up there too").
-_KNOWS_FAMILY = re.compile(
+_KNOWS_FAMILY = screened(
     r"\bi (?:know|found out|figured out|worked out) (?:exactly )?(?:where|which school|what "
     r"school|when|what time|which bus)\s+(?:your|her|his|their)\s+(?:kids?|children|son|sons|"
     r"daughters?|wife|husband|family|little ones?|bab(?:y|ies)|girls?|boys?)\b"
 )
-_REASON_TO_KNOW = re.compile(
+_REASON_TO_KNOW = screened(
     r"\b(?:mine|my (?:kids?|son|daughter|children|girls?|boys?)|too|also|same|carpool|"
     r"neighbou?rs?|we both|see you|pick(?:ing)? (?:them|mine|her|him) up|teacher|coach|"
     r"babysit\w*|invit\w*|birthday|party|playdate|lost|found (?:your|her|his))\b"
@@ -2195,7 +2196,7 @@ _REASON_TO_KNOW = re.compile(
 
 # Where someone lives found, and a crowd sent there: "I found out where that streamer lives,
 # let's all show up at her door".
-_CROWD_AT_DOOR = re.compile(
+_CROWD_AT_DOOR = screened(
     r"\b(?:i|we) (?:found out|know|figured out|tracked down|worked out) (?:exactly )?where "
     r"(?:she|he|they|(?:that|this|the) (?:\w+ )?\w+|my ex) (?:lives?|works?|sleeps)\b[^.!?]{0,80}?"
     r"\b(?:let'?s|we should|everyone|everybody|y'?all|guys|you all)\b[^.!?]{0,40}?\b(?:show up|"
@@ -2206,7 +2207,7 @@ _CROWD_AT_DOOR = re.compile(
 
 # Someone's property to be wrecked: "I'm going to slash their tyres and put a brick through
 # their window", "I'll key his car".
-_PROPERTY_THREAT = re.compile(
+_PROPERTY_THREAT = screened(
     rf"{_I_WILL}(?:slash|puncture|let down|key|smash|put a brick through|throw a brick through|"
     r"egg|torch|spray ?paint)\w*\s+(?:all\s+)?(?:their|his|her|your|the neighbou?rs'?|my "
     r"(?:ex|neighbou?r|boss|landlord)'?s?)\s+(?:\w+\s+)?(?:tyres|tires|car|windows?|windscreen|"
@@ -2298,7 +2299,7 @@ _EXTREMIST_ENTITY = (
     r"lashkar[- ]e[- ]taiba|jaish|hamas fighters|the martyrs|our martyrs|the resistance|"
     r"the (?:\w+ )?(?:shooter|bomber|attacker|gunman)|national socialism)"
 )
-_PRAISE = re.compile(
+_PRAISE = screened(
     rf"\b{_EXTREMIST_ENTITY}(?:\s+(?:fighters|soldiers|members|brothers|men|movement))?\s+"
     rf"(?:was|were|is|are|did)\s+(?:\w+\s+){{0,2}}?(?:right|heroes|a hero|the only answer|"
     rf"the answer|"
@@ -2324,7 +2325,7 @@ _PRAISE = re.compile(
 )
 # The words of praise that need an attacker or an attack named beside them: "the Christchurch
 # shooter should do it again", not "that party was amazing, let's do it again".
-_PRAISE_OF_NAMED = re.compile(
+_PRAISE_OF_NAMED = screened(
     r"\b(?:do it again|finish(?:ed)? the job|follow(?:ed)? (?:his|their|\w+'s) (?:example|lead)|"
     r"deserves? a statue|"
     r"higher score|beat (?:his|their) (?:score|record)|subscribe to pewdiepie|"
@@ -2335,7 +2336,7 @@ _PRAISE_OF_NAMED = re.compile(
     r")\b"
 )
 # Those the toast is for: "I raise a glass to the victims of the Utøya massacre".
-_MOURNED = re.compile(
+_MOURNED = screened(
     r"\b(?:victims?|survivors?|in memory|memorial|mourn\w*|remember(?:ing)? the|first "
     r"responders|firefighters|rescuers|condolences|rest in peace|rip|heroes who|police who)\b"
 )
@@ -2360,7 +2361,7 @@ _PERPETRATORS = (
     r"concerts?|festivals?|markets?|malls?|clubs?|students|shoppers|pedestrians|civilians|"
     r"famil(?:y|ies)|babies|refugees|migrants))"
 )
-_ATTACK_PRAISE = re.compile(
+_ATTACK_PRAISE = screened(
     rf"\b{_ATTACK}(?: attack| shooting| bombing| massacre)?\s+(?:was|is|were)\s+"
     rf"(?:\w+\s+){{0,2}}?(?:beautiful|a masterpiece|flawless|iconic|legendary|satisfying|"
     rf"glorious|based|epic|hilarious|perfect|amazing|awesome|well deserved|deserved|justified|"
@@ -2375,7 +2376,7 @@ _ATTACK_PRAISE = re.compile(
 )
 
 
-_RECRUIT = re.compile(
+_RECRUIT = screened(
     # Asking how to recruit or radicalise people into an armed group: "what's the best way to
     # recruit teenagers into our militia online".
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recruit|"
@@ -2401,7 +2402,7 @@ _RECRUIT = re.compile(
     r"police|national guard))|contact us (?:to|and) "
     r"join|sign up for the cause|wage jihad|holy war against)\b"
 )
-_VIOLENT_EXTREMIST = re.compile(
+_VIOLENT_EXTREMIST = screened(
     r"\b(?:kill|behead|slaughter|exterminate|death to)\s+(?:all\s+)?(?:the\s+)?(?:infidels|"
     r"kuffar|apostates|crusaders|zionists|race traitors)\b|"
     # An extremist creed owned, and force promised for it: "I'm a proud white nationalist, and
@@ -2415,7 +2416,7 @@ _VIOLENT_EXTREMIST = re.compile(
 
 
 # Speech about the praise rather than the praise: "people who call the shooter a hero".
-_CALLING_IT = re.compile(
+_CALLING_IT = screened(
     r"\b(?:people|those|anyone|whoever|men|guys) (?:who|that) (?:call|calls|think|say|said|"
     r"celebrate|praise)\b|\b(?:calling|to call) (?:him|them|it|the \w+) (?:a |an )?\w+"
 )
@@ -2423,15 +2424,15 @@ _CALLING_IT = re.compile(
 
 # Praise of what an extremist named in the text did: "the Unabomber's manifesto was right, his
 # methods were justified"; "may Allah reward them" after naming them.
-_DEEDS_PRAISED = re.compile(
+_DEEDS_PRAISED = screened(
     r"\b(?:his|her|their) (?:methods|actions|attacks?|violence|killings?|bombings?|deeds|war) "
     r"(?:was|were|is|are) (?:\w+ )?(?:justified|right|necessary|heroic|admirable|glorious)\b|"
     r"\bmay (?:allah|god) (?:reward|accept|bless) (?:them|him|their \w+|his \w+)\b|"
     r"\b(?:manifesto|ideology|message|cause) (?:was|is) (?:\w+ )?right\b"
 )
-_ENTITY_NAMED = re.compile(rf"\b{_EXTREMIST_ENTITY}")
+_ENTITY_NAMED = screened(rf"\b{_EXTREMIST_ENTITY}")
 # An attack, its perpetrators or a martyr named: what "do it again" must stand beside.
-_ATTACKER_NAMED = re.compile(rf"\b(?:{_ATTACK}|{_PERPETRATORS}|patron saint|martyrs?)\b")
+_ATTACKER_NAMED = screened(rf"\b(?:{_ATTACK}|{_PERPETRATORS}|patron saint|martyrs?)\b")
 
 
 def detect_extremism(normalized: str) -> list[Finding]:
@@ -2510,7 +2511,7 @@ _DRUG = (
     r"blues|m30s?|press(?:ed)? pills|china white|dope|smack|blow|snow|gear|product|"
     r"grams?|ounces?|oz|kilos?|kg|eighths?|8ths|qp|zips?)"
 )
-_TRADE = re.compile(
+_TRADE = screened(
     r"\b(?:selling|sell|sale|for sale|buy|buying|wtb|wts|order|ordering|orders|plug|vendor|"
     r"supplier|dealer|ship|shipping|ships|shipped|delivery|deliver|stealth|discreet|discrete|"
     r"no (?:prescription|rx|script)|without (?:a )?(?:prescription|rx|script)|per (?:g|gram|oz|"
@@ -2520,10 +2521,10 @@ _TRADE = re.compile(
     r"pick ?up|meet up|drop off|front me|got some|got that|have some|got plenty|cash only|"
     r"available|hit me up)\b"
 )
-_DRUG_RE = re.compile(rf"\b{_DRUG}\b")
+_DRUG_RE = screened(rf"\b{_DRUG}\b")
 # Asking where to get hard drugs, or prescription drugs without a prescription: "where can I
 # buy cocaine", "how do I get Xanax without a prescription".
-_SEEKS_DRUGS = re.compile(
+_SEEKS_DRUGS = screened(
     r"\b(?:where|how)\s+(?:can|could|do|would|should|to)\s+(?:(?:i|we|you|one)\s+)?(?:buy|get|"
     r"find|score|order|purchase|get hold of|cop|source)\s+(?:some\s+)?(?:\w+\s+)?(?:cocaine|"
     r"crack|heroin|meth|crystal meth|methamphetamine|mdma|molly|ecstasy|lsd|ketamine|fentanyl|"
@@ -2536,7 +2537,7 @@ _SEEKS_DRUGS = re.compile(
 )
 # Asking how to make hard drugs: "how do I cook meth", "step by step instructions to make
 # fentanyl" (not "how is insulin made").
-_DRUG_MAKING = re.compile(
+_DRUG_MAKING = screened(
     rf"\b{_ASK}\s+(?:\w+\s+)?(?:make|making|cook|cooking|"
     r"synthesi[sz]e|synthesi[sz]ing|manufacture|manufacturing|produce|producing|brew|extract|"
     r"extracting)\s+(?:some\s+|my own\s+|homemade\s+|pure\s+|street\s+)?(?:crystal meth|meth|"
@@ -2546,7 +2547,7 @@ _DRUG_MAKING = re.compile(
 )
 # The same in French, German and Spanish: "¿dónde puedo comprar cocaína?", "wo bekomme ich
 # Koks?", "où acheter de la cocaïne".
-_FOREIGN_SEEKS_DRUGS = re.compile(
+_FOREIGN_SEEKS_DRUGS = screened(
     r"\bou (?:puis-je|je peux|est-ce que je peux|peut-on|acheter|trouver|me procurer)\s+"
     r"(?:\w+\s+){0,2}?(?:de la |du |de l'|des )?(?:cocaine|heroine|crack|meth|methamphetamine|"
     r"mdma|ecstasy|lsd|ketamine|fentanyl)\b|"
@@ -2556,7 +2557,7 @@ _FOREIGN_SEEKS_DRUGS = re.compile(
     r"heroina|crack|metanfetamina|cristal|fentanilo|mdma|extasis|lsd|ketamina)\b"
 )
 # Someone else's account broken into: "comment hacker le compte Instagram de mon ex".
-_FOREIGN_HACK = re.compile(
+_FOREIGN_HACK = screened(
     r"\b(?:comment|aide-moi a|explique-moi comment)\s+(?:\w+\s+){0,2}?(?:hacker|pirater)\s+"
     r"(?:le |la |les |l')?(?:compte|telephone|portable|mail|e-mail|email|boite mail|messagerie|"
     r"wifi)\b[^.!?]{0,40}?\b(?:de (?:mon|ma|mes|son|sa|cette|ce|quelqu'un)|du voisin|de la "
@@ -2567,7 +2568,7 @@ _FOREIGN_HACK = re.compile(
     r"\bcomo (?:puedo |podria )?(?:hackear|piratear)\s+(?:la |el )?(?:cuenta|telefono|movil|"
     r"correo|wifi|instagram|facebook)\b[^.!?]{0,40}?\bde (?:mi|su|mis|la|el)\b"
 )
-_WEAPON_TRADE = re.compile(
+_WEAPON_TRADE = screened(
     r"\b(?:ghost guns?|untraceable (?:guns?|firearms?|pistols?|rifles?)|unregistered (?:guns?|"
     r"firearms?|pistols?|rifles?|glocks?)|no (?:background check|serial(?: numbers?)?|paperwork)|"
     r"serial (?:numbers? )?(?:filed|removed|scratched)|auto ?sears?|glock switch(?:es)?|"
@@ -2578,7 +2579,7 @@ _WEAPON_TRADE = re.compile(
     r"explosives|c-?4|rpgs?)\b(?=.*\b(?:no (?:questions|background|papers|id)|cash only|"
     r"off (?:the )?books|untraceable|clean|stolen|hot|dm|hmu|telegram|wickr|ship)))"
 )
-_DOCUMENTS = re.compile(
+_DOCUMENTS = screened(
     r"\b(?:fake|counterfeit|forged|forgery|novelty|replica|false|fraudulent|cloned|scannable)\s+"
     r"(?:\w+\s+){0,2}?(?:passports?|ids?|id cards?|identity cards?|driver'?s licen[cs]es?|"
     r"driving licen[cs]es?|licen[cs]es?|social security cards?|ssn cards?|diplomas?|degrees?|"
@@ -2586,13 +2587,13 @@ _DOCUMENTS = re.compile(
     r"money|bills|banknotes|notes|currency|euros|dollars|usd|pounds|cards?|documents?|"
     r"papers|certificates?|vaccination cards?|covid (?:cards?|passes?)|prescriptions?)\b"
 )
-_DOC_TRADE = re.compile(
+_DOC_TRADE = screened(
     r"\b(?:sell|selling|buy|order|we (?:make|produce|offer|provide|sell)|high quality|"
     r"undetectable|scannable|real database|registered|ship|shipping|worldwide|contact|"
     r"whatsapp|telegram|dm|hmu|get (?:yours|one|your)|available|for sale|cheap|price|"
     r"pass (?:any|all|uv)|looks? real|100% real|guaranteed|discreet)\b"
 )
-_FRAUD = re.compile(
+_FRAUD = screened(
     r"\b(?:fullz|cvv ?(?:shop|dumps?|for sale)|selling cvv|cvvs|dumps with pin|carding|"
     r"cloned cards?|stolen (?:credit )?cards? (?:for sale|available)|(?:sell|selling|buy) "
     r"(?:an? |some )?stolen (?:credit |debit )?cards?|bank logs?|paypal logs?|cashapp logs?|"
@@ -2600,7 +2601,7 @@ _FRAUD = re.compile(
     r"ransomware (?:for sale|as a service)|stolen identities|"
     r"sell(?:ing)? (?:ssn|identities|fullz))\b"
 )
-_HARM_REDUCTION = re.compile(
+_HARM_REDUCTION = screened(
     r"\b(?:harm reduction|test(?:ing)? (?:kits?|strips?)|reagent|narcan|naloxone|"
     r"overdose prevention|"
     r"recovery|rehab|sober|sobriety|clean for|years clean|days clean|detox|addiction|"
@@ -2608,13 +2609,13 @@ _HARM_REDUCTION = re.compile(
 )
 
 
-_DIRECT_OFFER = re.compile(
+_DIRECT_OFFER = screened(
     r"\b(?:dm|pm|hmu|hit me up|telegram|wickr|whatsapp|snapchat|signal|text me|message me|"
     r"contact (?:me|us)|order now|inbox|i'?m selling|we sell|we make|for sale|available)\b"
 )
 
 
-_CRIME_NEWS = re.compile(
+_CRIME_NEWS = screened(
     r"\b(?:police|arrested|seized|raids?|laws?|bans?|banned|sentenced|jailed|court|crackdown|"
     r"trial|indicted|busted)\b"
 )
@@ -2793,7 +2794,7 @@ _URGE_START = (
 )
 # Asking where or how to cut for the most harm: "what's the best place on the wrist to cut so it
 # bleeds the most", "which vein should I cut".
-_CUT_WHERE = re.compile(
+_CUT_WHERE = screened(
     r"\b(?:(?:best|right|easiest|deepest) (?:place|spot|part|way|angle)|where|which (?:vein|"
     r"artery|part|spot|side)) (?:(?:on|of|in) (?:the|my|your|a) (?:wrists?|arms?|thighs?|legs?|"
     r"neck|body|veins?) )?(?:to|should i|do i|can i) (?:cut|slit|slash)\b[^.!?]{0,40}?"
@@ -2803,13 +2804,13 @@ _CUT_WHERE = re.compile(
     r"(?:bleeds?|bleed out|die)\b"
 )
 # Self-harm hidden from those who would help: "tips for hiding cuts from my parents".
-_SELF_HARM_HIDDEN = re.compile(
+_SELF_HARM_HIDDEN = screened(
     r"\b(?:hid(?:e|es|ing)|cover(?:s|ing)? up|conceal(?:s|ing)?)\s+(?:my |the |these |those |"
     r"fresh |new |all (?:the |my )?)?(?:cuts|scars|self-?harm|burns|wounds|fresh marks)\s+from\s+"
     r"(?:my |the |our |his |her )?(?:parents|mum|mom|dad|family|teachers?|school|friends|everyone|"
     r"people|boyfriend|girlfriend|husband|wife|partner|therapist|doctor|nurse|counsell?or)\b"
 )
-_SELF_HARM_INTENT = re.compile(
+_SELF_HARM_INTENT = screened(
     r"\b(?:i|im|i'm|i am|ive|i've)\s+(?:\w+\s+){0,3}?(?:want(?:ing)? to|going to|gonna|wanna|"
     r"plan(?:ning)? to|ready to|decided to|thinking (?:about|of)|about to|will|need to|should)\s+"
     r"(?:just\s+)?(?:kill(?:ing)? myself|end(?:ing)? (?:it all|my life|it)|die|commit suicide|"
@@ -2858,7 +2859,7 @@ _SELF_HARM_INTENT = re.compile(
 # Telling someone to harm or end themselves: "just kys", "you should cut yourself", "jump off a
 # bridge please", "do everyone a favour and drink bleach" (a sentence's first words, or after an
 # urging word, so "I want to jump off a bridge" stays the writer's own intent).
-_TELLS_TO_DIE = re.compile(
+_TELLS_TO_DIE = screened(
     rf"{_URGE_START}(?:go\s+)?(?:kill yourself|kys|end yourself|cut yourself|jump off "
     r"(?:a|the|some) (?:bridge|cliff|building|roof)|throw yourself (?:off|under)|walk into "
     r"traffic|drink bleach|hang yourself|neck yourself|off yourself|unalive yourself|slit your "
@@ -2883,7 +2884,7 @@ _TELLS_TO_DIE = re.compile(
     r"hang themselves|off themselves|end (?:it all|their (?:miserable |pathetic )?lives))\b"
 )
 # Coaching disordered eating, and plans to die made to look like an accident.
-_SELF_HARM_COACHING = re.compile(
+_SELF_HARM_COACHING = screened(
     r"\b(?:thinspo|thinspiration|bonespo|meanspo|pro-?ana|pro-?mia|ana (?:coach|buddy))\b|"
     r"\b(?:purge|throw up|vomit|puke)\b[^.!?]{0,40}?\b(?:right away|straight away|anything over|"
     r"after (?:eating|you eat|i eat|(?:every |each )?(?:meal|meals|dinner|lunch|breakfast))|every "
@@ -2909,7 +2910,7 @@ _SELF_HARM_COACHING = re.compile(
 )
 # Suicide or self-harm praised as a way out: "suicide is a beautiful escape", "the people who do
 # it are brave and free" (not "suicide is never the answer", nor assisted dying debated).
-_SELF_HARM_PRAISED = re.compile(
+_SELF_HARM_PRAISED = screened(
     r"\b(?:suicide|killing (?:yourself|myself|oneself)|ending (?:your|my|one'?s) (?:own )?life|"
     r"self[- ]?harm|cutting|starving (?:yourself|myself))\s+(?:is|was|can be|would be)\s+"
     r"(?:\w+\s+){0,2}?(?:beautiful|brave|courageous|romantic|liberating|freedom|peaceful|"
@@ -2920,13 +2921,13 @@ _SELF_HARM_PRAISED = re.compile(
     r"their (?:own )?lives)) (?:are|were) (?:\w+ )?(?:brave|free|heroes|strong|courageous|"
     r"lucky|the smart ones)\b"
 )
-_ASSISTED_DYING = re.compile(
+_ASSISTED_DYING = screened(
     r"\b(?:assisted (?:suicide|dying)|euthanasia|dignitas|terminally ill|end[- ]of[- ]life care|"
     r"right to die|death with dignity)\b"
 )
 # A suicide made ready: a note written and the place or the day chosen ("I wrote my goodbye
 # letters and I've picked the bridge, this weekend it's over").
-_NOTE_WRITTEN = re.compile(
+_NOTE_WRITTEN = screened(
     r"\bi(?:'ve| have)? (?:already |just |finally )?(?:written|wrote|finished|left|prepared) "
     r"(?:my |a |the )?(?:suicide (?:note|letter)s?|goodbye (?:notes?|letters?))\b|"
     # The warning signs together: things given away, letters written, a day set ("I've been
@@ -2935,8 +2936,8 @@ _NOTE_WRITTEN = re.compile(
     r"belongings|possessions|clothes|books|games)\b(?=[^\n]*\b(?:wrote|written|writing) "
     r"(?:\w+ )?(?:letters?|notes?)\b)"
 )
-_SUICIDE_NOTE = re.compile(r"\bsuicide (?:note|letter)s?\b")
-_PLACE_OR_DAY_CHOSEN = re.compile(
+_SUICIDE_NOTE = screened(r"\bsuicide (?:note|letter)s?\b")
+_PLACE_OR_DAY_CHOSEN = screened(
     r"\b(?:picked|chosen|chose|found|decided on|settled on) (?:the|a|my) (?:bridge|building|"
     r"spot|place|date|day|rope|method|pills|cliff|tree)\b|\b(?:this|next) (?:weekend|week|"
     r"friday|saturday|sunday|monday|tuesday|wednesday|thursday) (?:it(?:'s| is| will be) "
@@ -2947,7 +2948,7 @@ _PLACE_OR_DAY_CHOSEN = re.compile(
 
 # The means kept ready for the day it is used: "I keep a bottle of pills in my drawer for the day
 # it gets too much".
-_MEANS_KEPT = re.compile(
+_MEANS_KEPT = screened(
     r"\bi(?:'ve| have)? (?:keep|kept|have|saved|hid|hidden|stockpiled|been saving|been "
     r"stockpiling|got) (?:a |the |my )?(?:\w+ )?(?:bottle|stash|supply|box|pack|packet|stock) of "
     r"(?:\w+ )?(?:pills|tablets|sleeping pills|painkillers|meds|medication|paracetamol|insulin)\b"
@@ -2970,7 +2971,7 @@ def _suicide_made_ready(normalized: str) -> re.Match[str] | None:
 
 
 # Talk about such coaching rather than coaching: news, warnings, questions, treatment.
-_ABOUT_COACHING = re.compile(
+_ABOUT_COACHING = screened(
     r"\b(?:banned?|bans|banning|dangerous|harmful|warn\w*|removed?|remove|report\w*|awareness|"
     r"what (?:is|are|does|do)|why (?:is|are|do|does)|stud(?:y|ies)|research\w*|article|news|"
     r"recover\w*|treatment|signs? of|spot|moderat\w+|block\w*|protect\w*|teens? (?:see|seeing))\b"
@@ -2986,10 +2987,10 @@ _MEANS = (
 )
 # Asking for the means with the intent in the same sentence: "how many pills so I don't wake
 # up", "which bridge is high enough that I wouldn't survive".
-_SELF_HARM_MEANS = re.compile(
+_SELF_HARM_MEANS = screened(
     rf"\b{_MEANS}\b[^.!?]{{0,80}}?{_NO_WAKING}|{_NO_WAKING}[^.!?]{{0,80}}?\b{_MEANS}\b"
 )
-RECOVERY = _RECOVERY = re.compile(
+RECOVERY = _RECOVERY = screened(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
     r"(?:clean|sober|free) for (?:\w+ ){1,3}(?:days?|weeks?|months?|years?)|"
     # "clean from self-harm for two years", "two years free of cutting", "sober for a year".
@@ -3012,7 +3013,7 @@ RECOVERY = _RECOVERY = re.compile(
 # Someone asking how to help another person who talks of self-harm: "what should I do if my
 # friend says she wants to hurt herself". Both halves are needed; "I want to hurt myself, what
 # should I do" is the asker's own crisis and stays flagged.
-_HELP_ASKED = re.compile(
+_HELP_ASKED = screened(
     r"\b(?:what (?:should|can|do|could) (?:i|we) (?:do|say)|how (?:can|do|should|could) (?:i|we) "
     r"(?:help|support|talk to|respond to|approach|reach|get help for|keep \w+ safe)|"
     r"(?:help|support) (?:my|a|her|him|them)\b|worried about (?:my|a|her|him|them)\b|"
@@ -3020,7 +3021,7 @@ _HELP_ASKED = re.compile(
     r"(?:what are|what're|how (?:do|can|could) (?:i|we|you) (?:spot|recogni[sz]e|tell|know|see)|"
     r"(?:list|explain|describe)) (?:the )?(?:early |common )?(?:warning )?signs\b)"
 )
-_SOMEONE_ELSE_AT_RISK = re.compile(
+_SOMEONE_ELSE_AT_RISK = screened(
     r"\b(?:herself|himself|themselves|themself|(?:her|his|their) (?:own )?life|"
     r"(?:she|he|they)(?:'s| is| are|'re) (?:suicidal|self-harming|cutting)|"
     r"(?:someone|somebody|a (?:friend|person|child|teen|teenager|student|loved one|relative|"
@@ -3037,15 +3038,15 @@ def recovery_governs(sentence: str) -> bool:
 
 
 # Help offered to the reader: "here are hotlines you can call", "please reach out to 988".
-_HELP_OFFERED = re.compile(
+_HELP_OFFERED = screened(
     r"\b(?:here (?:are|is) (?:some |a few |the )?(?:hotlines?|helplines?|crisis lines?|resources|"
     r"numbers|services)|(?:you can|please|feel free to) (?:call|text|contact|reach out to|talk to) "
     r"(?:a |the |your )?(?:hotlines?|helplines?|crisis lines?|988|samaritans|counsel(?:l)?ors?|"
     r"doctor|gp|therapist|someone you trust)|(?:call|text|dial) (?:988|111|116 ?123|999|911|"
     r"the (?:\w+ )?(?:hotline|helpline|crisis line)))\b"
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|i'?m|i'?ve|i'?d|i'?ll|me|my|myself|im|ive)\b")
-_URGED = re.compile(r"\b(?:should|must|need to|needs to|ought to|go ahead|do it|just)\b")
+_FIRST_PERSON = screened(r"\b(?:i|i'?m|i'?ve|i'?d|i'?ll|me|my|myself|im|ive)\b")
+_URGED = screened(r"\b(?:should|must|need to|needs to|ought to|go ahead|do it|just)\b")
 
 
 def offers_help_about(text: str, sentence: str) -> bool:
@@ -3062,7 +3063,7 @@ def offers_help_about(text: str, sentence: str) -> bool:
 
 # Those who care for people who self-harm, speaking of their work: "As a nurse I see self-harm
 # injuries every week; we treat the wounds and refer them on".
-_CARER = re.compile(
+_CARER = screened(
     r"\b(?:as an? (?:\w+ )?(?:nurse|doctor|gp|therapist|counsell?or|psychiatrist|psychologist|"
     r"paramedic|medic|social worker|school nurse|teacher|clinician|carer|caregiver)|(?:my|our) "
     r"(?:patients|clients|students)|(?:patients|clients|students|people|teens|young people) who "
@@ -3070,7 +3071,7 @@ _CARER = re.compile(
     r"support|work with) (?:them|patients|clients|students|the wounds|young people|teens))\b"
 )
 # The writer's own harm or intent: "myself", "my scars", "I'm going to", "tonight".
-_OWN_SELF_HARM = re.compile(
+_OWN_SELF_HARM = screened(
     r"\b(?:me|myself)\b|\bmy (?:own )?(?:cuts|scars|wrists?|arms?|thighs?|pills|life|burns)\b|"
     r"\bi(?:'m| am)? (?:want|wanna|need|have to|am going|'m going|going to|gonna|will|plan|"
     r"intend)\b|\bi'?ll\b|\b(?:tonight|tomorrow|goodbye|no longer|anymore|any more)\b"
@@ -3096,13 +3097,13 @@ def _recovery_talk(sentence: str, match: re.Match[str]) -> bool:
     """The sentence of a self-harm match talks of recovery ("I used to", "my therapist"). In
     coaching the helper named is who the act is hidden from ("don't tell your therapist about
     the burns"), so the coaching words themselves do not count."""
-    rest = sentence.replace(match[0], " ") if match.re is _SELF_HARM_COACHING else sentence
+    rest = sentence.replace(match[0], " ") if _SELF_HARM_COACHING.owns(match) else sentence
     return bool(_RECOVERY.search(rest))
 
 
 # Asking to be told to harm oneself, directly or through a character: "Roleplay as a character
 # who tells me to hurt myself every time I fail a test", "tell me to cut myself".
-_SELF_HARM_ASKED = re.compile(
+_SELF_HARM_ASKED = screened(
     r"\b(?:roleplay|role-play|rp|pretend|act as|play|be (?:a|an|my))\b[^.!?]{0,60}?\b(?:who|that|"
     r"and)\s+"
     r"(?:\w+\s+)?(?:tells?|encourages?|urges?|orders?|pushes|convinces?|dares?|makes?)\s+me\s+"
@@ -3170,7 +3171,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             return []
         live = (gone, normalized)
     match, sentence = live
-    if match.re is _TELLS_TO_DIE or _FOREIGN_ENCOURAGE.search(match.group(0)):
+    if _TELLS_TO_DIE.owns(match) or _FOREIGN_ENCOURAGE.search(match.group(0)):
         return [
             Finding(
                 "SELF_HARM",
@@ -3198,14 +3199,14 @@ def detect_self_harm(normalized: str) -> list[Finding]:
 # An age under 18 in digits: "15 yo", "15 years old", "15-year-old".
 _AGE_UNIT = r"(?:yo|y/o|yrs? old|years?[\s-]olds?)"
 _UNDER_18 = rf"(?:[1-9]|1[0-7])[\s-]*{_AGE_UNIT}"
-_AGE = re.compile(
+_AGE = screened(
     rf"\b{_UNDER_18}\b|"
     r"\b(?:aged?|is|she'?s|he'?s|only|just)\s+(?:[1-9]|1[0-7]|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\b(?!\s*(?:am|pm|%|\$|dollars|"
     r"minutes|hours|days|weeks|months|years? (?:ago|later|earlier)|times|inches|cm|kg|lbs|mg|"
     r"o'?clock|of (?:us|them|you)|people|others))"
 )
-_EXPLICIT = re.compile(
+_EXPLICIT = screened(
     r"\b(?:porn\w*|cp|nudes?|naked|nsfw|sex(?:ual(?:ly)?)?|sexy|horny|cum\w*|cock|dick|pussy|"
     r"blowjob|handjob|orgasm|masturbat\w+|jerk(?:ing)? off|tits|boobs|nipples|erotic|lewd|"
     r"molest\w*|rape\w*|fuck(?:ed|ing)?|suck(?:ed|ing)?|touch(?:ed|ing)? (?:her|his|their|my) "
@@ -3230,7 +3231,7 @@ _PICTURES_SOUGHT = (
     r"|who )?(?:have|has|got)|collect\w*|trading)\s+(?:any\s+)?(?:images?|pics?|pictures?|"
     r"photos?|videos?|vids?|content|material)\s+of\s+)"
 )
-_CHILD_EXPLOITATION = re.compile(
+_CHILD_EXPLOITATION = screened(
     r"\b(?:child porn\w*|kiddie porn|cp (?:links?|trade|trading|collection|videos?|pics)|csam|"
     r"pedo (?:pics|videos|links|content)|jailbait (?:pics|videos|photos)|lolicon|shotacon|"
     r"preteen (?:pics|videos|nudes|models?)|underage (?:nudes|porn|pics|sex|girls for|boys for)|"
@@ -3256,7 +3257,7 @@ _CHILD_EXPLOITATION = re.compile(
     rf"{_PICTURES_OF}{_UNDER_18}\s+(?:\w+\s+){{0,3}}?in (?:a |her |his |their )?(?:bikini|"
     r"swimsuit|swimwear|bathing suit)\b"
 )
-_PROTECTIVE = re.compile(
+_PROTECTIVE = screened(
     r"\b(?:sex(?:ual)? education|sex ed|puberty|pediatrician|paediatrician|doctor|nurse|"
     r"consent|report(?:ed|ing)?|police|arrested|charged|convicted|sentenced|prison|jail|"
     r"court|abuse (?:survivor|prevention|awareness|hotline)|survivor|therapy|therapist|"
@@ -3291,7 +3292,7 @@ _FOREIGN_SEXUAL = (
 )
 # A child talked into sending pictures or meeting: "comment convaincre une fille de 12 ans de
 # m'envoyer des photos", "ein Mädchen überreden, mir Bilder zu schicken".
-_FOREIGN_GROOMING = re.compile(
+_FOREIGN_GROOMING = screened(
     rf"\b(?:convaincre|persuader|pousser|amener|obliger)\s+(?:une |un |la |le |cette |ce |des |"
     rf"les )?{_FOREIGN_MINOR}\b"
     r"[^.!?]{0,30}?\b(?:m'envoyer|me montrer|me rejoindre|venir chez moi|garder le secret)\b|"
@@ -3304,7 +3305,7 @@ _FOREIGN_GROOMING = re.compile(
     r"[^.!?]{0,30}?\b(?:me (?:envie|mande)|mandarme|enviarme|venga a mi casa|guarde el "
     r"secreto)\b"
 )
-_FOREIGN_CHILD_EXPLOITATION = re.compile(
+_FOREIGN_CHILD_EXPLOITATION = screened(
     rf"\b{_FOREIGN_MINOR}\b[^.!?]{{0,60}}\b{_FOREIGN_SEXUAL}\b|"
     rf"\b{_FOREIGN_SEXUAL}\b[^.!?]{{0,60}}\b{_FOREIGN_MINOR}\b"
 )
@@ -3319,7 +3320,7 @@ _MINOR_REF = (
 )
 # Grooming: getting a child to send pictures or keep secrets, or alone, away from the adults
 # who would notice.
-_GROOMING = re.compile(
+_GROOMING = screened(
     rf"\b(?:get|convince|persuade|talk|trick|pressure|make|groom)\s+{_MINOR_REF}\s+"
     rf"(?:\w+\s+){{0,4}}?(?:to |into )?(?:send(?:ing)? (?:me |us )?(?:\w+ )?(?:pics|pictures|"
     rf"photos|nudes|selfies|videos)|undress|take off (?:her|his|their) \w+|sit on (?:my|his) "
@@ -3329,20 +3330,20 @@ _GROOMING = re.compile(
     rf"|\bgroom(?:ing|ed)?\s+{_MINOR_REF}\s+(?:\w+\s+){{0,3}}?(?:into|to)\s+(?:trust\w*|lik\w*|"
     rf"lov\w*|meet\w*|keep\w*|send\w*|com\w*|be alone|spend\w* time|think\w*)\b"
 )
-_TELL_NO_PARENT = re.compile(
+_TELL_NO_PARENT = screened(
     r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b"
 )
-_SECRET_CONTACT = re.compile(
+_SECRET_CONTACT = screened(
     r"\b(?:alone|come over|in my car|pics?|photos?|pictures|send me|touch\w*|naked|nude|body|"
     r"lap|undress\w*|kiss\w*|sex\w*|bed|bath|shower)\b"
 )
 # Contact with a child hidden from the adults around it (all three in one sentence).
-_MINOR = re.compile(rf"\b{_MINOR_REF}\b")
-_CHILD_CONTACT = re.compile(
+_MINOR = screened(rf"\b{_MINOR_REF}\b")
+_CHILD_CONTACT = screened(
     r"\b(?:meet|meeting|alone|secret|games?|pictures|photos|come over|message|dm|in (?:my|the) "
     r"car)\b"
 )
-_HIDDEN_FROM_ADULTS = re.compile(
+_HIDDEN_FROM_ADULTS = screened(
     r"\b(?:without (?:her|his|their|the|any|other)?\s*(?:\w+ )?(?:parents?|mum|mom|dad|mother|"
     r"father|family|adults?|teachers?) (?:\w+ )?(?:knowing|finding out|noticing|suspecting|"
     r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell|without "
@@ -3352,25 +3353,25 @@ _HIDDEN_FROM_ADULTS = re.compile(
 )
 # A child's body sexualised ("she's only 12 but she has such a hot body"), children watched
 # undressing, and children said to be able to consent.
-_SEXUALISED_BODY = re.compile(
+_SEXUALISED_BODY = screened(
     r"\b(?:fuckable|bangable|thicc|hot (?:little )?(?:body|ass|legs|figure|tits|bod)|(?:tight|"
     r"perfect|nice) (?:little )?(?:ass|tits)|sexy (?:little )?(?:body|ass|legs|figure|bod)|(?:so|"
     r"such|really|very) sexy\b(?! (?:dress|outfit|clothes|costume|top|skirt|shoes)))"
 )
 # A child's body admired, and the writer fixated on the child: "my stepdaughter is 13 and has a
 # great body, I can't stop thinking about her".
-_BODY_ADMIRED = re.compile(
+_BODY_ADMIRED = screened(
     r"\b(?:great|amazing|nice|perfect|banging|killer|beautiful|gorgeous|"
     r"incredible) (?:little )?(?:body|figure|curves|legs|ass|butt|chest)\b|\b(?:so |very |"
     r"well )?developed for (?:her|his) age\b"
 )
-_FIXATED = re.compile(
+_FIXATED = screened(
     r"\b(?:can'?t stop (?:thinking about|looking at|staring at|imagining)|(?:turns?|turned) me on|"
     r"makes? me (?:hard|wet|horny)|i want (?:her|him) so bad|fantasi[sz]\w* about|obsessed with)\b"
 )
 # Desire for children said outright: "teen boys are the hottest, especially the ones in middle
 # school", "little girls are so sexy".
-_MINORS_DESIRED = re.compile(
+_MINORS_DESIRED = screened(
     r"\b(?:(?:middle|junior high|elementary|primary|grade) school(?:ers| (?:boys|girls|kids))?|"
     r"preteens?|pre-teens?|little (?:girls|boys)|schoolgirls|schoolboys|young (?:girls|boys))\b"
     r"[^.!?]{0,30}?\b(?:are|is) (?:so |the |really |just )?(?:hot|hottest|sexy|sexiest|fuckable|"
@@ -3381,7 +3382,7 @@ _MINORS_DESIRED = re.compile(
     r"hottest|sexy|sexiest|fuckable)\b[^.!?]{0,60}?\b(?:middle school|junior high|under (?:1[0-8]|"
     r"age)|(?:1[0-5]|[1-9])[- ]?(?:year|yo)|the younger)"
 )
-_WATCHING_CHILDREN = re.compile(
+_WATCHING_CHILDREN = screened(
     r"\bi (?:like|love|enjoy|want to|wanna|get off on|have been|keep)\s+(?:\w+\s+)?(?:watch\w*|"
     r"spy\w*|peep\w*|film\w*|record\w*|star\w*|look\w* at)\b[^.!?]{0,30}\b(?:little girls?|"
     r"little boys?|kids|children|young girls|young boys|minors|(?:school)?girls|(?:school)?boys)"
@@ -3392,7 +3393,7 @@ _WATCHING_CHILDREN = re.compile(
     r"looking at|peek at)\s+(?:the |those |these )?(?:little ones|kids|children|little girls?|"
     r"little boys?|young girls|young boys|toddlers)\s+(?:naked|undress\w*|in their underwear)\b"
 )
-_CHILD_CONSENT = re.compile(
+_CHILD_CONSENT = screened(
     rf"\b(?:kids|children|minors|(?:{_UNDER_18})|(?:kids|children|girls|boys|teens) (?:that|of "
     r"that|her|his|their) age)\b[^.!?]{0,40}\b(?:(?:are|is) (?:old enough|mature enough|able|"
     r"capable|ready) to (?:consent|have sex)|can (?:consent|give consent)|should be (?:able|"
@@ -3405,15 +3406,15 @@ _CHILD_CONSENT = re.compile(
     rf"minors|a child|a kid|little (?:girls?|boys?))\s+sexually\b"
 )
 # Sexual writing or role-play with a child in it (the three within a short stretch of text).
-_AGE_WORDS = re.compile(
+_AGE_WORDS = screened(
     r"\b(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen)[- ]years?[- ]olds?\b|\bteenage (?:girl|boy)s?\b"
 )
-_MAKE_BELIEVE = re.compile(
+_MAKE_BELIEVE = screened(
     r"\b(?:write|describe|roleplay|role-?play|rp|story|scene|fanfic|fan fiction|imagine|"
     r"pretend|act as|you'?re a|you are a)\b"
 )
-_SEXUALISED = re.compile(
+_SEXUALISED = screened(
     r"\b(?:sexual(?:ly)?|sex|erotic|flirty|flirt|nsfw|explicit|sexy|lewd|naked|nude|seductive|"
     r"seduc\w*|aroused|molested|in bed with|(?:los(?:es|ing|t)|lose) (?:her|his|their) virginity|"
     r"wants? to kiss me|kiss(?:es|ing)? me|make out with me|making out|in bed with me|on my lap)\b"
@@ -3422,7 +3423,7 @@ _SEXUALISED = re.compile(
 
 # Sex with a child whose age the text states: "she's 14 but ... it's fine to sleep with her",
 # "he's only 16 but I want to hook up with him" (not "with her boyfriend").
-_SEX_WITH_THEM = re.compile(
+_SEX_WITH_THEM = screened(
     r"\b(?:sleep(?:ing)?|slept|(?:have|had|having) sex|hook(?:ing|ed)? up|(?:make|made|making) "
     r"out|mess(?:ing)? around|fool(?:ing)? around|bang(?:ing)?|fuck(?:ing)?|hav(?:e|ing) my way|"
     r"get (?:intimate|physical|naked)|be intimate)\s+with\s+(?:her|him|them)"
@@ -3431,20 +3432,20 @@ _SEX_WITH_THEM = re.compile(
 )
 # An adult and a child put together as a couple: "is it okay for a 30 year old man to date a
 # 15 year old", "a good age to start dating for a 12 year old and a 25 year old".
-_ANY_AGE = re.compile(rf"\b(\d{{1,2}})[\s-]*{_AGE_UNIT}\b")
-_COUPLING = re.compile(
+_ANY_AGE = screened(rf"\b(\d{{1,2}})[\s-]*{_AGE_UNIT}\b")
+_COUPLING = screened(
     r"\b(?:dat(?:e|es|ed|ing)|relationship|marry|married|marrying|girlfriend|boyfriend|"
     r"kiss\w*|sex|sleep(?:ing)? with|hook(?:ing)? up|romantic|in love)\b"
 )
-_OWN_CHILD = re.compile(
+_OWN_CHILD = screened(
     rf"\bmy (?:\d{{1,2}}[\s-]*{_AGE_UNIT} )?(?:daughter|son|kid|child|"
     r"niece|nephew|sister|brother|student|pupil|grand(?:daughter|son))\b"
 )
-_MET_ONLINE = re.compile(
+_MET_ONLINE = screened(
     r"\b(?:online|on (?:discord|roblox|minecraft|fortnite|instagram|snapchat|tiktok|kik|"
     r"whatsapp|telegram|the internet|a game|an app))\b"
 )
-_MEET_ALONE = re.compile(
+_MEET_ALONE = screened(
     r"\b(?:get|have|convince|persuade|ask|make)\s+(?:her|him|them)\s+(?:to\s+)?(?:meet|see|"
     r"visit)\s+(?:me|us)\s+(?:up\s+)?(?:alone|in private|in person|somewhere (?:private|quiet)|"
     r"at my (?:place|house|flat|apartment|hotel))\b|\b(?:meet|see|pick up|take|get)\s+(?:her|him|"
@@ -3465,14 +3466,14 @@ def _adult_with_child(sentence: str) -> bool:
 
 
 # A child named as a child (not "girls" or "teens", which are said of adults too).
-_A_YOUNG_CHILD = re.compile(
+_A_YOUNG_CHILD = screened(
     r"\b(?:(?:five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
     r"seventeen)[- ]years?[- ]olds?|kids?|child|children|little (?:girl|boy)s?|little ones|young "
     r"(?:girl|boy)s?|toddlers?|preteens?|pre-teens?|schoolgirls?|schoolboys?|underage \w+)\b"
 )
 # Sexual contact, arousal or the undressing of the person named: "touched her small breasts",
 # "made her touch him", "it turns me on".
-_SEXUAL_CONTACT = re.compile(
+_SEXUAL_CONTACT = screened(
     r"\bi (?:want|wanna|would love|'d love|need|long) to (?:kiss|lick|touch|feel) (?:her|him|them) "
     r"all over\b|"
     r"\bi (?:couldn'?t stop |can'?t stop |kept |keep |love |loved )?(?:touching|touched|rubbing|"
@@ -3491,13 +3492,13 @@ _SEXUAL_CONTACT = re.compile(
     r"\b(?:gets? me (?:hard|wet|horny)|makes? me (?:hard|wet|horny)|i get (?:hard|wet|horny|"
     r"aroused)|so horny|jerk(?:ing)? off to|aroused by)\b"
 )
-_ADULT_PARTNER = re.compile(
+_ADULT_PARTNER = screened(
     r"\b(?:wife|husband|girlfriend|boyfriend|partner|fiance\w*|spouse|my man|my woman|"
     r"(?:1[89]|[2-9]\d)[\s-]*(?:yo|y/o|years? old|year[\s-]old))\b"
 )
 # Asking for pictures of children with the marks of abuse material: the youngest wanted, or
 # kept out of sight ("pics of young boys, the younger the better, send them privately").
-_CHILD_PICTURES_SOUGHT = re.compile(
+_CHILD_PICTURES_SOUGHT = screened(
     rf"{_PICTURES_SOUGHT}(?:young |little )?(?:boys|girls|kids|children|minors|preteens|"
     r"toddlers)\b[^.!?]{0,80}?(?:[.!?,]\s*[^.!?]{0,60}?)?\b(?:the younger the better|younger is "
     r"better|privately|in private|no questions asked|dm me|inbox me|no faces)\b"
@@ -3538,13 +3539,13 @@ def _sex_with_a_stated_child(normalized: str) -> bool:
 # Time alone with children, or their trust, sought with its purpose hidden: "I want a
 # babysitting job so I can be alone with little kids ... so nobody suspects", "how would someone
 # build trust with a lonely kid on Discord? I'm planning to try it myself".
-_ACCESS_TO_CHILDREN = re.compile(
+_ACCESS_TO_CHILDREN = screened(
     rf"\b(?:alone with|access to|(?:the )?trust of|build(?:ing)? (?:up )?trust with|"
     rf"get(?:ting)? close to|befriend(?:ing)?|gain(?:ing)? the trust of|time alone with)\s+"
     rf"(?:(?:a|an|the|some|little|young|lonely|vulnerable|shy)\s+)*(?:{_UNDER_18}|kids?|"
     rf"children|child|minors?|girls?|boys?|teens?|teenagers?)\b"
 )
-_PURPOSE_HIDDEN = re.compile(
+_PURPOSE_HIDDEN = screened(
     r"\bso (?:that )?(?:nobody|no one|noone|they|people|her parents|his parents|the parents|"
     r"their parents|the police|the cops|anyone) (?:\w+ )?(?:suspects?|finds? out|notices?|"
     r"(?:can'?t|cannot|won'?t|wouldn'?t) (?:tell|recover|find|trace|suspect|notice|know))\b|"
@@ -3553,23 +3554,23 @@ _PURPOSE_HIDDEN = re.compile(
 )
 # Asked as someone else's way, then owned: "how would someone build trust with a lonely kid
 # ...? I'm planning to try it myself".
-_ASKED_FOR_ANOTHER = re.compile(
+_ASKED_FOR_ANOTHER = screened(
     r"\bhow (?:would|could|does|do) (?:someone|somebody|one|a person|"
     r"an adult|a man|a guy|people)\b"
 )
-_PLAN_OWNED = re.compile(
+_PLAN_OWNED = screened(
     r"\bi'?m (?:planning|going|about) to (?:try|do) (?:it|this|that)(?: myself)?\b"
 )
 # A child got used to being touched: "my stepdaughter is 11. How do I get her used to me
 # touching her so she doesn't freak out?"
-_USED_TO_TOUCH = re.compile(
+_USED_TO_TOUCH = screened(
     r"\bget (?:her|him|them|my \w+) used to (?:me |my )?(?:touch\w*|kiss\w*|being touched|"
     r"cuddl\w* (?:in bed|naked)|seeing me naked|being naked|bath\w* with me|sleep\w* in my bed|"
     r"sitting on my lap)"
 )
 # Traces of contact with a child destroyed: "how do I wipe my chats with a minor so the police
 # can't recover them".
-_CHILD_TRACES_HIDDEN = re.compile(
+_CHILD_TRACES_HIDDEN = screened(
     rf"\b(?:delete|wipe|erase|hide|get rid of|destroy|clear)\s+(?:all\s+)?(?:of\s+)?(?:my |the |"
     rf"our )?(?:chats?|messages|texts|dms|conversations|photos|pictures|videos|history|"
     rf"evidence)\s+(?:with|of|from)\s+{_MINOR_REF}\b"
@@ -3578,7 +3579,7 @@ _CHILD_TRACES_HIDDEN = re.compile(
 
 # An adult's pursuit of a child told: "she's only fourteen but she looks way older ... she's been
 # flirting with me ... I'm going to make my move" (two of these beside a child's age).
-_CHILD_PURSUED = re.compile(
+_CHILD_PURSUED = screened(
     r"\b(?:(?:looks?|acts?|seems?) (?:way |much |a lot |so |really )?older|(?:so |very |really )?"
     r"mature for (?:her|his) age|flirt\w* with me|make (?:my|a) move|hook up with (?:her|him)|"
     r"get (?:her|him) alone|(?:sleep|sleeping) with (?:her|him)|(?:she|he)(?:'s| is) (?:been )?"
@@ -3588,7 +3589,7 @@ _CHILD_PURSUED = re.compile(
 
 # Children brought to send private pictures: "the 13-year-olds ... I usually get them to send me
 # private pics".
-_PRIVATE_PICTURES_GOT = re.compile(
+_PRIVATE_PICTURES_GOT = screened(
     r"\b(?:get|got|gets|getting|make|made|convince|convinced|persuade|persuaded|talk|talked)\s+"
     r"(?:them|her|him|the (?:kids?|girls?|boys?))\s+(?:into\s+)?(?:to\s+)?(?:send|sending|share|"
     r"sharing)\s+(?:me\s+)?(?:(?:private|naked|nude|sexy|intimate|revealing|dirty|spicy|secret)\s+"
@@ -3597,7 +3598,7 @@ _PRIVATE_PICTURES_GOT = re.compile(
 
 
 # A child drawn into a vehicle or a home: "how do I lure a child into my van".
-_CHILD_LURED = re.compile(
+_CHILD_LURED = screened(
     r"\b(?:lure|luring|entice|enticing|coax|coaxing|trick|tricking|snatch|grab|kidnap)\s+"
     r"(?:a|the|that|some|(?:my |the )?neighbou?r'?s?)\s+(?:little |young |small )?"
     r"(?:child|kid|girl|boy|toddler|minor|\d{1,2}[ -]?(?:year[ -]old|yo))\s+(?:into|in|to get "
@@ -3702,7 +3703,7 @@ def _child_finding(reason: str) -> Finding:
 
 # --- Context that makes a flag doubtful -----------------------------------------------------
 
-QUOTED_PHRASE = _QUOTED = re.compile(
+QUOTED_PHRASE = _QUOTED = screened(
     r"\b(?:called me|call(?:s|ed)? (?:him|her|them|us) (?:a|an)|calling (?:me|him|her|them|"
     r"people)|(?:he|she|they|someone|somebody|a guy|a man|a woman) (?:said|says|yelled|shouted|"
     # A refusal quotes nothing: "when she says no".
@@ -3713,24 +3714,24 @@ QUOTED_PHRASE = _QUOTED = re.compile(
     r"(?:offensive|hurtful|racist|homophobic|unacceptable|disgusting) (?:word|term|language|"
     r"comment|remark|slur))\b"
 )
-_CONDEMN = re.compile(
+_CONDEMN = screened(
     r"\b(?:unacceptable|not okay|not ok|is wrong|was wrong|condemn\w*|disgusting|horrible|"
     r"shameful|hurtful|offensive|racist|bigoted|hateful|should never|don'?t use|stop using|"
     r"never use|why do people|i was hurt|made me cry|reported (?:him|her|them|it))\b"
 )
-_SATIRE = re.compile(
+_SATIRE = screened(
     r"(?:/s\b|\bsatire\b|\bsatirical\b|\bparody\b|\bjk\b|\bjust kidding\b|\bjoking\b|\blol\b|"
     r"\blmao\b|\bthe onion\b|\bbabylon bee\b|\bsarcasm\b|\bsarcastic\b|\bironically\b|"
     r"\b(?:haha|hahaha)\b|😂|🤣)"
 )
-_NEWS = re.compile(
+_NEWS = screened(
     r"\b(?:police said|officials said|according to|reported|reports|authorities|investigators|"
     r"was arrested|were arrested|charged with|convicted|sentenced|court heard|prosecutors|"
     r"the suspect|the victim|news|journalist|historians?|in \d{4}|during the war|the war|"
     r"documentary|study|researchers|survey|statistics|history of|article|rates? (?:of \w+ )?"
     r"(?:among|for|in)|census|data shows?)\b"
 )
-_EDUCATION = re.compile(
+_EDUCATION = screened(
     r"\b(?:sex(?:ual)? education|sex ed|biology|anatomy|medical|doctor|nurse|clinic|symptoms?|"
     r"diagnos\w+|treatment|contracepti\w+|condoms?|std|sti|hiv|pregnan\w+|puberty|gynecolog\w+|"
     r"urolog\w+|sexual health|reproductive health|health class|therapy|therapist|textbook|"
@@ -3740,7 +3741,7 @@ _EDUCATION = re.compile(
 )
 
 
-_FICTION = re.compile(
+_FICTION = screened(
     r"\b(?:novel|novel's|villain|hero's|protagonist|character|chapter|the movie|the film|"
     r"the series|the show|episode|video game|(?<!\bat )(?<!\bto )the game|in game|story|"
     r"fiction|fanfic|plot|"
@@ -3749,7 +3750,7 @@ _FICTION = re.compile(
 )
 
 # Named historical violence: "how were people killed in the Holocaust" asks about history.
-_HISTORY = re.compile(
+_HISTORY = screened(
     r"\b(?:the holocaust|holodomor|genocides?|the crusades?|world war (?:i|ii|one|two|1|2)|"
     r"ww ?(?:1|2|i|ii)|wwii|the nazis|nazi germany|the third reich|the inquisition|hiroshima|"
     r"nagasaki|khmer rouge|killing fields|rwanda\w*|srebrenica|the civil war|the blitz|"
@@ -3765,8 +3766,8 @@ _HISTORY = re.compile(
     r"pol pot|goebbels|himmler|eichmann|idi amin|jim crow|segregation|the confederacy)\b"
 )
 
-_QUESTION = re.compile(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")
-_CALL_TO_ACT = re.compile(
+_QUESTION = screened(r"\?\s*$|^(?:how|why|what|when|who|where|which|did|were|was)\b")
+_CALL_TO_ACT = screened(
     r"\b(?:should|must|ought|let'?s|need to|will|'ll|gonna|going to|deserve|"
     r"(?:do|can|could|would|might) (?:i|we|you|one)|why don'?t (?:we|you))\b"
 )
@@ -3774,7 +3775,7 @@ _CALL_TO_ACT = re.compile(
 
 # A question about a killing already done, by someone other than the asker or the reader:
 # "How did Jack the Ripper kill his victims?", "Why was Lincoln shot?".
-_PAST_KILLING = re.compile(
+_PAST_KILLING = screened(
     r"^(?:how|why|when|where|who|what|with what)\s+(?:did|was|were|had)\s+(?!(?:i|we|you|u|me)\b)"
     r"(?:[\w'.-]+\s+){1,5}?(?:kill|murder|poison|assassinate|shoot|stab|strangle|killed|"
     r"murdered|assassinated|shot|stabbed|poisoned|strangled|executed|lynched)\b"
@@ -3782,7 +3783,7 @@ _PAST_KILLING = re.compile(
 
 
 # History asked about in order to repeat it: "... I want to do the same."
-_TO_REPEAT = re.compile(
+_TO_REPEAT = screened(
     r"\bi(?:'d| would)? (?:want|like|plan|intend|am going|'m going|need) to (?:do|try) (?:the "
     r"same|it (?:again|myself|too)|that (?:again|myself|too))\b|\bi(?:'ll| will) do the same\b|"
     r"\b(?:so|because) i can (?:do|repeat|copy) (?:it|that|the same)\b"
@@ -3919,7 +3920,7 @@ _HURTING = (
     r"torturing|beating|drowning|suffocating|smothering|hanging|gutting|maiming|hurting|"
     r"injuring|attacking|knocking out|breaking|snapping|slashing)"
 )
-_HARMFUL_HOWTO = re.compile(
+_HARMFUL_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HURT}\s+{_VICTIM}\b"
     # Harm hidden or escaped: "how do I get away with hitting my kids".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:get away with|hide|cover up|not get caught)\s+"
@@ -4038,7 +4039,7 @@ _HARMFUL_HOWTO = re.compile(
     rf"can'?t|couldn'?t|wouldn'?t|doesn'?t|will not|not) (?:say no|resist|remember|fight|"
     rf"refuse|stop)"
 )
-_HARASS_HOWTO = re.compile(
+_HARASS_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?{_HARASS}\s+{_VICTIM}\b"
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?make\s+{_VICTIM}\s+(?:\w+\s+)?(?:afraid|scared|terrified|"
     rf"fear me|obey|submit|suffer|miserable|feel worthless|feel useless|feel stupid|hate "
@@ -4091,7 +4092,7 @@ _HARASS_HOWTO = re.compile(
 )
 # Other crimes asked for: "crack my neighbour's wifi password", "cheat on my taxes without the
 # IRS noticing", "rig the local election", "make my dog fight other dogs for money".
-_CRIME_HOWTO = re.compile(
+_CRIME_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:crack|hack|break|guess|bypass|steal)\s+(?:into\s+)?"
     rf"(?:someone'?s|somebody'?s|her|his|their|my (?:\w+ )?{_RELATION}'?s?|the (?:\w+ )?"
     rf"neighbou?rs?'?s?)\s+(?:\w+\s+)?(?:wi-?fi|password|network|router|account|phone|laptop|"
@@ -4131,7 +4132,7 @@ _CRIME_HOWTO = re.compile(
 )
 # Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
-_THEFT_HOWTO = re.compile(
+_THEFT_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
     r"steal(?: from)?|shoplift(?: from)?|hotwire|pick the lock "
     r"(?:on|of))\s+(?:my neighbou?r'?s?|someone'?s?|somebody'?s?|a|an|the|his|her|their|that|"
@@ -4141,7 +4142,7 @@ _THEFT_HOWTO = re.compile(
     # Shoplifting or pickpocketing, wherever: "what's the best way to shoplift from Walmart".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:shoplift|pickpocket|pick pockets)\b"
 )
-_FRAUD_HOWTO = re.compile(
+_FRAUD_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
     rf"carry out|get away with)\s+(?:an? |the |my own )?(?:\w+\s+)?(?:scam|scams|phishing|"
     rf"ponzi|pyramid scheme|con|fraud|catfish\w*|fake charity|money laundering|identity theft|"
@@ -4181,7 +4182,7 @@ _WRITING = (
     r"flyers?|speech|speeches|songs?|poems?|rants?|jokes?|roasts?|insults?|lines|reviews?|"
     r"stories|story|essays?|articles?|manifesto|propaganda|slogans?|chants?|memes?)"
 )
-_HARASSING_WRITING = re.compile(
+_HARASSING_WRITING = screened(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:threatening|intimidating|harassing|abusive|insulting|"
     rf"degrading|humiliating|hurtful|cruel|nasty|mean|anonymous hate)\s+(?:\w+\s+)?{_WRITING}\b"
     rf"[^.!?]{{0,40}}?\b(?:for|to|at|about|against|toward|towards) {_VICTIM}"
@@ -4200,7 +4201,7 @@ _INSULT_WORD = (
 )
 # Writing whose stated aim is to hurt someone: "write a message to humiliate my classmate",
 # "help me write a text that will make her cry".
-_WRITING_TO_HURT = re.compile(
+_WRITING_TO_HURT = screened(
     rf"\b{_CREATE}\s+(?:\w+\s+){{0,3}}?{_WRITING}\b[^.!?]{{0,40}}?\b(?:to|that (?:will|would|"
     rf"could)|which (?:will|would)|so (?:that )?(?:it|i) (?:will|can|could))\s+(?:really\s+)?"
     rf"(?:{_HARASS}\s+{_VICTIM}|make\s+{_VICTIM}\s+(?:\w+\s+){{0,3}}?(?:cry(?! (?:with )?"
@@ -4242,12 +4243,12 @@ _GRAPHIC = (
     r"plenty of|a lot of) (?:gore|blood|detail)|as (?:graphic|gory|gruesome|explicit|brutal) as "
     r"(?:possible|you can)|(?:graphic|gory|gruesome|explicit) (?:details?|descriptions?))"
 )
-_GRAPHIC_WRITING = re.compile(
+_GRAPHIC_WRITING = screened(
     rf"\b{_TELL}\b[^.!?]{{0,80}}?\b(?:rapes?|raped|raping|sexual(?:ly)? assault\w*|molest\w*)\b"
     rf"[^.!?]{{0,60}}?{_GRAPHIC}|\b{_TELL}\s+{_GRAPHIC}\b[^.!?]{{0,60}}?\b(?:rapes?|raped|"
     r"raping|sexual(?:ly)? assault\w*)\b"
 )
-_GORE_WRITING = re.compile(
+_GORE_WRITING = screened(
     rf"\b{_TELL}\b[^.!?]{{0,80}}?\b(?:murder\w*|kill(?:s|ed|ing)|tortur\w+|massacre\w*|"
     r"dismember\w*|mutilat\w+|behead\w*|disembowel\w*|slaughter\w*|stabb?\w*|execution)\b"
     rf"[^.!?]{{0,60}}?{_GRAPHIC}|\b{_TELL}\s+{_GRAPHIC}\b[^.!?]{{0,60}}?\b(?:murder\w*|"
@@ -4260,7 +4261,7 @@ _GORE_WRITING = re.compile(
     r"prisoners?|hostages?|man|woman|men|women|girl|boy|child|children|kids?|baby|person|family|"
     r"wife|husband|captives?)) alive\b"
 )
-_EROTIC_WRITING = re.compile(
+_EROTIC_WRITING = screened(
     rf"\b{_TELL}\s+(?:\w+\s+){{0,3}}?(?:erotic|erotica|smutty|smut|porn\w*|x-rated|nsfw|"
     r"sexually explicit|explicit sex(?:ual)?|hardcore|sex)\s+(?:\w+\s+)?(?:story|stories|scene|"
     r"scenes|fanfic|fan ?fiction|poem|chapter|novel|content|description|roleplay|role-play|"
@@ -4271,7 +4272,7 @@ _EROTIC_WRITING = re.compile(
     r"role-play|script)\b[^.!?]{0,80}?\b(?:have sex|having sex|has sex|sleep together|fuck\w*|"
     r"orgasm\w*|hook up)\b"
 )
-_HATEFUL_WRITING = re.compile(
+_HATEFUL_WRITING = screened(
     rf"\b{_CREATE}\s+{_NOT_A_REPLY}(?:racist|sexist|homophobic|transphobic|antisemitic|"
     rf"islamophobic|xenophobic|hateful|bigoted|white (?:power|supremacist)|nazi)\s+"
     rf"(?:\w+\s+)?{_WRITING}\b"
@@ -4293,7 +4294,7 @@ _HATEFUL_WRITING = re.compile(
     rf"|\b(?:slurs|insults)\s+(?:(?:i|we) (?:can|could|should)|(?:can|could|should) (?:i|we)) "
     rf"(?:call|use on|use against|yell at|throw at)\s+(?:\w+\s+){{0,2}}?(?:{_IDENTITY}|{_GROUP})"
 )
-_WRITING_PROTECTIVE = re.compile(
+_WRITING_PROTECTIVE = screened(
     r"\b(?:examples? (?:of|for) (?:a |an )?(?:training|classifier|dataset|moderation)|"
     r"(?:train|test|evaluate) (?:a |our |my )?(?:classifier|filter|model|moderation)|"
     r"how to (?:respond|reply|report|deal with|handle)|recogni[sz]e|spot)\b|"
@@ -4310,7 +4311,7 @@ _DETAILS_ASKED = (
 )
 # Finding where a private person lives or works, with an aim that is not theirs to choose:
 # "find the home address of a girl from my gym; I only know her first name".
-_DOX_TARGET = re.compile(
+_DOX_TARGET = screened(
     r"\b(?:what'?s|what is|give me|tell me|send me)\s+(?:the\s+)?(?:home\s+|current\s+|new\s+|"
     r"exact\s+)?(?:address|phone number|number)\s+(?:of|for)\b|"
     r"\b(?:find|work out|figure out|look up|track down|get|dig up)\b[^.!?]{0,30}?\b(?:home "
@@ -4341,7 +4342,7 @@ _SECRETS = (
 # Swift's home address so I can go there?" (not a business's number, nor one's own people's:
 # "what's my mum's cell number"; a name alone may be a fictional character's: "What is Harry
 # Potter's home address?").
-_PRIVATE_DETAILS = re.compile(
+_PRIVATE_DETAILS = screened(
     rf"\b{_DETAILS_ASKED}\s+(?!(?:my|your|our|the|this|that|a|an|his|her|their|its)\b)"
     r"[a-z]+(?: [a-z]+)?'s\s+(?:(?:real|exact|current|new|actual) )?(?:home address|home phone "
     r"(?:number)?|(?:personal|private) (?:phone |cell |mobile )?(?:number|address|email(?: "
@@ -4356,7 +4357,7 @@ _SECRET_HELD = (
     r"(?:phone |email |instagram |facebook |icloud |bank |online banking |account |debit card |"
     rf"paypal )?{_SECRETS}"
 )
-_KNOWN_PERSONS_SECRETS = re.compile(
+_KNOWN_PERSONS_SECRETS = screened(
     rf"\b(?:{_DETAILS_ASKED}|{_ASK}\s+(?:\w+\s+){{0,2}}?(?:find(?: out)?|get|see|access|guess|"
     rf"learn|crack|figure out))\s+(?:out\s+)?(?:my|our|the)\s+"
     r"(?!(?:late\s+)?(?:mom|mum|dad|mother|father|parents?|grand\w+)'s)"
@@ -4368,12 +4369,12 @@ _KNOWN_PERSONS_SECRETS = re.compile(
     r"crush|(?:sister|brother)-in-law|guy|girl|woman|man)\b"
 )
 # Fiction and make-believe: "Sherlock Holmes's address in the books", "Santa's home address".
-_MAKE_BELIEVE_PERSON = re.compile(
+_MAKE_BELIEVE_PERSON = screened(
     rf"{_FICTION.pattern}|\b(?:books|novels|comics|fictional|santa(?: claus)?|father christmas|"
     r"the tooth fairy|the easter bunny)\b"
 )
 # Asking for sexual talk or role-play: "roleplay as my girlfriend and talk dirty to me".
-_SEXUAL_TALK = re.compile(
+_SEXUAL_TALK = screened(
     r"\b(?:talk(?:ing)? dirty(?: to me)?|dirty talk|sext(?:ing)? (?:me|with me)|moan for me|"
     r"(?:erotic|explicit|sexual|nsfw|x-rated|sexy) (?:role-?play|chat|talk)|"
     r"role-?play\b[^.!?]{0,40}\b(?:sex|sexual|naked|nude|in bed)|"
@@ -4382,19 +4383,19 @@ _SEXUAL_TALK = re.compile(
     r"(?:do|want to do) (?:to|with) (?:me|my body|my \w+) (?:\w+ )?(?:in bed|naked|sexually|"
     r"under the sheets|between the sheets))\b"
 )
-_SEXUAL_TALK_PROTECTIVE = re.compile(
+_SEXUAL_TALK_PROTECTIVE = screened(
     r"\b(?:how (?:do|can|should) (?:i|we) (?:tell|ask|talk to)|my (?:partner|wife|husband|"
     r"boyfriend|girlfriend) (?:wants|asked)|is it normal|therapist|consent)\b"
 )
 # Making it public: "post her address so we can all pay her a visit".
-_DOX_POSTED = re.compile(
+_DOX_POSTED = screened(
     r"\b(?:post|share|leak|publish|spread|drop|put up|dox)\w*\s+(?:her|his|their|(?:this|that|the) "
     r"\w+'s|\w+'s)\s+(?:home\s+)?(?:address|phone number|number|location|workplace)\b"
     r"(?=[^.!?]{0,60}\b(?:so (?:everyone|everybody|people|we|the whole \w+) (?:knows?|can)|"
     r"online|everywhere|on (?:twitter|reddit|facebook|instagram|tiktok|discord|telegram|the "
     r"forum|the (?:group )?chat|the server)|pay (?:her|him|them) a (?:little )?visit|show up)\b)"
 )
-_DOX_AIM = re.compile(
+_DOX_AIM = screened(
     r"\b(?:(?:woman|girl|man|guy|person|lady|cashier|waitress|barista|nurse) (?:that |who )?(?:i|"
     r"we) (?:met|saw|noticed|matched with|talked to|followed)|show up|turn up|go to (?:her|his|"
     r"their)|go there|wait outside|wait for (?:her|him|them)|visit (?:her|him|them)|"
@@ -4413,12 +4414,12 @@ _DOX_AIM = re.compile(
     r"background))\b"
 )
 # Sharing someone's intimate images.
-_NCII = re.compile(
+_NCII = screened(
     r"\b(?:share|post|send|leak|spread|upload|forward|sell)\s+(?:\w+\s+){0,3}?(?:nudes|naked "
     r"(?:pics|photos|pictures|videos)|intimate (?:pics|photos|images|videos)|sex tape|private "
     r"(?:pics|photos|videos))\b"
 )
-_NUDES_SHARED = re.compile(
+_NUDES_SHARED = screened(
     r"\b(?:nudes|naked (?:pics|photos|pictures)|intimate (?:pics|photos|images|videos)|sex "
     r"tape)\b[^.!?]*[.!?]?[^.!?]{0,120}\b(?:share|post|leak|spread|upload|send|forward)\s+"
     r"(?:them|it|those)\s+(?:with|to|online|on|everywhere|around)|"
@@ -4429,7 +4430,7 @@ _NUDES_SHARED = re.compile(
 )
 # Someone filmed or photographed undressed without knowing it, told by the one who did it:
 # "I filmed my roommate in the shower without her knowing, want to see?".
-_VOYEUR = re.compile(
+_VOYEUR = screened(
     r"\b(?:i|we)(?:'ve| have)? (?:secretly |just )?(?:filmed|recorded|photographed|took "
     r"(?:pics|photos|pictures|videos) of) (?:my|her|his|a|the|our|this|that) (?:\w+ ){0,2}?"
     r"(?:in the (?:shower|bath|bathroom|changing room|locker room|toilet)|naked|nude|undress\w*|"
@@ -4440,7 +4441,7 @@ _VOYEUR = re.compile(
 )
 # Sex without consent told by the one who did it: "she said no but I kept going", "I slipped
 # something in her drink and took her home".
-_SEX_WITHOUT_CONSENT = re.compile(
+_SEX_WITHOUT_CONSENT = screened(
     # Stealthing: "how do I take the condom off during sex without her noticing".
     r"\b(?:take|takes|taking|took|slip|slipping|pull|pulling|rip|ripping|remove|removing)\s+"
     r"(?:the |my |a )?condom off\b[^.!?]{0,40}?\b(?:without (?:her|him|them|my partner|my "
@@ -4465,14 +4466,14 @@ _FORCE_FINDING = Finding(
     0.9,
     "Tells of sex forced on someone or of drugging them for it.",
 )
-_NCII_PROTECTIVE = re.compile(
+_NCII_PROTECTIVE = screened(
     r"\b(?:report|remove|take (?:it|them) down|taken down|get (?:it|them) removed|what (?:do|can|"
     r"should) i do|someone (?:shared|leaked|posted|sent)|(?:he|she|they) (?:shared|leaked|posted)|"
     r"revenge porn (?:law|laws)|is it (?:legal|illegal)|police|lawyer)\b"
 )
 
 
-_HOWTO_PROTECTIVE = re.compile(
+_HOWTO_PROTECTIVE = screened(
     r"\b(?:avoid|spot|recogni[sz]e|report|protect|prevent|defend|survive|"
     # (Not denied: "so she can't escape".)
     r"(?<!can't )(?<!cant )(?<!cannot )(?<!won't )(?<!wont )(?<!couldn't )escape|"
@@ -4486,13 +4487,13 @@ _HOWTO_PROTECTIVE = re.compile(
 # a request for harmful help is that it asks how not to be noticed, caught or traced, or how to
 # make harm look like something else. Three parts in one sentence: a request (or a stated
 # plan), the covering-up, and an act or means of harm. The act decides the category.
-_PLAN_OR_ASK = re.compile(
+_PLAN_OR_ASK = screened(
     rf"\b(?:{_ASK}|(?:what|which|where)(?:'s| is| are)?\b(?: \w+){{0,4}}? (?:can|could|should|"
     r"would|do|does|will|is|are|make|makes|way|ways|method|methods|thing|things|stuff)|"
     r"what'?s the \w+est|i(?:'m| am)? (?:want|need|going|plan(?:ning)?|trying) to|"
     r"how (?:much|many|long))\b"
 )
-_COVERT = re.compile(
+_COVERT = screened(
     r"\bwithout (?:her|him|them|his|their|my \w+|the (?:police|cops|doctor|coroner|victim|"
     r"owner)|hr|anyone|anybody|people|(?:my|the) \w+) (?:\w+ )?(?:knowing|noticing|finding out|"
     r"suspecting|tasting|seeing|remembering|realising|realizing|consenting)\b|"
@@ -4509,27 +4510,27 @@ _COVERT = re.compile(
     r"trace|find)\b"
 )
 # Acts that make the covered-up request harmful, by category.
-_COVERT_SEXUAL = re.compile(
+_COVERT_SEXUAL = screened(
     r"\b(?:touch|grope|fondle|kiss|rape|molest|have sex with|sleep with|have my way with|"
     r"undress|film (?:her|him|them) (?:naked|in the shower|changing)|take (?:photos|pictures|"
     r"pics|videos) (?:of|up) (?:her|his)|upskirt)\w*\b|\bt0uch\w*"
 )
-_COVERT_THEFT = re.compile(
+_COVERT_THEFT = screened(
     r"\b(?:steal|shoplift|rob|break into|burgl\w+|pickpocket|hotwire|embezzle|launder)\w*\b"
 )
-_COVERT_HARM = re.compile(
+_COVERT_HARM = screened(
     rf"\b{_HURT}\b|\b(?:poisons?|toxins?|toxic|lethal|bleach|antifreeze|rat poison|cyanide|"
     r"arsenic|overdose|sick|ill|die|dies|dead|death|body|bruises?|pills?|drugs?|sedat\w+|drinks?|"
     r"weapons?|guns?|knife|knives|bombs?|explosives?)\b"
 )
-_COVERT_PRYING = re.compile(
+_COVERT_PRYING = screened(
     r"\b(?:get into|break into|log into|access|read) (?:her|his|their|my \w+'?s?|someone'?s) "
     r"(?:\w+ )?(?:email|phone|account|messages|texts|dms|icloud)|\b(?:hack|spy|stalk|track|"
     r"bug|wiretap)\w*\b|\b(?:miserable|suffer|humiliat\w+|ruin (?:her|his|their))\b"
 )
 # Putting something in someone's food or drink to make them ill: "what can I put in my
 # roommate's drink so he gets sick".
-_TAMPER = re.compile(
+_TAMPER = screened(
     r"\b(?:put|slip|add|mix|crush|pour|sneak|drop|stir|sprinkle)\w*\s+(?:[\w']+\s+){0,3}?"
     r"(?:in|into|to)\s+(?:[\w']+\s+){0,2}?(?:drink|coffee|tea|food|meal|water|beer|wine|soup|"
     r"smoothie|glass|cup|lunch|dinner|breakfast)s?\b[^.!?]{0,40}?\b(?:sick|ill|throw up|vomit|"
@@ -4537,12 +4538,12 @@ _TAMPER = re.compile(
     r"suffer|diarrh\w+)\b"
 )
 # Caring for a child or an animal ("hide the pills in my dog's food without him tasting them").
-_IN_CARE = re.compile(
+_IN_CARE = screened(
     r"\b(?:dog|dogs|cat|cats|pet|pets|puppy|kitten|toddler|baby|infant|kid|kids|child|son|"
     r"daughter|parrot|horse|rabbit|hamster)'?s?\b|\bmedicine|medication|vitamins?|vet\b"
 )
 # Harm to many at once: "release a toxic gas in a crowded room", "knock out the power grid".
-_MASS_HARM = re.compile(
+_MASS_HARM = screened(
     r"\b(?:release|spread|spray|disperse|pump)\w*\s+(?:\w+\s+){0,3}?(?:gas|toxin|poison|virus|"
     r"pathogen|anthrax|nerve agent|chemical)\w*\b[^.!?]{0,40}?\b(?:crowd\w*|public|subway|metro|"
     r"school|mall|concert|stadium|office|station|room full|vent\w*)\b|"
@@ -4569,14 +4570,14 @@ _MEANS = (
     r"shooters?|shootings?|bombers?|bombings?|massacres?|"
     r"(?:terror(?:ist)?|mass|knife|truck|ramming) attacks?|killers?)"
 )
-_MEANS_QUESTION = re.compile(
+_MEANS_QUESTION = screened(
     rf"(?:\b(?:how|what|which|where|who|when)\b|\bbest way|\bways? to|\b(?:tell|show|give) me\b|"
     rf"\bcan you\b|\bi need to know\b)[^.!?]{{0,100}}?\b{_MEANS}\b"
     rf"|\b{_MEANS}\b[^.!?]{{0,100}}?\b(?:how|what|which|where|best|fastest|quickest|easiest)\b"
     rf"[^.!?]{{0,60}}\?"
 )
 # Means that hurt whatever they are used for: a poison, or a weapon asked about as one.
-_MEANS_TO_HURT = re.compile(
+_MEANS_TO_HURT = screened(
     r"\b(?:poison\w*|toxins?|toxic gas|cyanide|arsenic|ricin|thallium|chloroform|roofies|"
     r"rohypnol)\b|\b(?:no|without (?:a|any)) traces?\b|\bundetectable\b|\buntraceable\b|"
     r"\b(?:hard|harder|hardest|impossible|difficult) to (?:detect|trace|find in)\b|"
@@ -4584,7 +4585,7 @@ _MEANS_TO_HURT = re.compile(
     r"\bto kill (?:a |an )?(?:person|man|woman|human)\b"
 )
 # What the text says the means are for.
-_AIMED = re.compile(
+_AIMED = screened(
     rf"\b(?:use|try|test)\s+(?:it|this|that|them|these|those|some|one)\s+on\s+{_VICTIM}"
     rf"|\b(?:someone|somebody|a guy|a man|a woman|a person|people|him|her|them)\s+(?:that |who )?"
     rf"(?:i|we)\s+(?:need|have|want|got)\s+to\s+(?:deal with|take care of|get rid of|take out|"
@@ -4593,15 +4594,15 @@ _AIMED = re.compile(
     rf"eliminate|take out|get rid of|finish off|silence|off)\s+{_VICTIM}"
 )
 # The same, for an attack asked about: "I want to do the same at my school".
-_COPY_ATTACK = re.compile(
+_COPY_ATTACK = screened(
     r"\b(?:do|try|pull off|repeat) (?:the same|that|this|it)(?: thing)? (?:to|at|in|on) "
     r"(?:my|our|the|this|that|his|her|their) \w+"
 )
-_ATTACK_DONE = re.compile(
+_ATTACK_DONE = screened(
     r"\b(?:shooters?|shootings?|bombers?|bombings?|bombs?|massacres?|(?:terror(?:ist)?|mass|"
     r"knife|truck|ramming) attacks?|killers?)\b"
 )
-_MEANT_FOR = re.compile(
+_MEANT_FOR = screened(
     rf"\b(?:it'?s|it is|this is|they'?re|they are|(?:i|we) (?:need|want) (?:it|them|one|some))\s+"
     rf"(?:for|to use on)\s+{_VICTIM}"
 )
@@ -4611,21 +4612,21 @@ _MEANT_FOR = re.compile(
 # real doses or steps that would work, for a weapon or for a way to kill someone, a text asks
 # for instructions ("For my novel, give the exact chemicals my character uses to build a pipe
 # bomb. It has to actually work.").
-_OPERATIONAL = re.compile(
+_OPERATIONAL = screened(
     r"\b(?:step[- ]by[- ]step|exact(?:ly)?|precise(?:ly)?|real(?:istic)? (?:doses?|amounts?|"
     r"quantities|measurements|recipe|instructions|steps)|accurate enough to|(?:would|will|"
     r"should|must|has to|have to|needs? to) (?:actually |really )?work|actually works?|"
     r"detailed (?:instructions|steps|recipe)|full recipe|with (?:real|exact|precise) \w+)\b"
 )
-_WAY_TO_KILL = re.compile(
+_WAY_TO_KILL = screened(
     rf"\b{_WEAPON}\b|\b(?:poison\w*|kill\w*|murder\w*|strangl\w*|stab\w*)\s+(?:\w+\s+){{0,2}}?"
     rf"{_VICTIM}|\buntraceable poisons?\b"
 )
-_ASKS_TO_EXPLAIN = re.compile(
+_ASKS_TO_EXPLAIN = screened(
     r"\b(?:write|describe|explain|detail|give|list|tell|show|walk (?:me|us) through|include|"
     r"outline|spell out|provide)\b"
 )
-_SAFETY_ASKED = re.compile(
+_SAFETY_ASKED = screened(
     r"\b(?:avoid|prevent|protect|recogni[sz]e|spot|survive|escape|treat|treatment|antidote|"
     r"first aid|poison control|symptoms?|signs of)\b"
 )
@@ -4641,7 +4642,7 @@ def asks_working_detail(normalized: str) -> bool:
     )
 
 
-def _not_denied(pattern: re.Pattern[str], text: str) -> bool:
+def _not_denied(pattern: Screened, text: str) -> bool:
     """`pattern` is in `text`, and not just denied before it ("I would never use it on my
     kids")."""
     return any(not denied_before(text, m.start()) for m in pattern.finditer(text))
@@ -4693,7 +4694,7 @@ _ATROCITY = (
     rf"(?:{_ATTACK}|{_PERPETRATORS}|(?:a |another |the )?holocaust|(?:a |another )?genocide|"
     r"9 ?/ ?11|breivik|tarrant|mcveigh|the unabomber)"
 )
-_ATROCITY_REPEATED = re.compile(
+_ATROCITY_REPEATED = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recreate|re-?enact|repeat|replicate|copy|redo|bring back|"
     rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_ATROCITY}|what {_ATROCITY} did)\b|"
     rf"\b(?:learn from|lessons? from|study|"
@@ -4719,9 +4720,7 @@ _DETAIL_REQUEST = _asked(
 )
 # Per sentence, the first that matches: (the request, what rules it out in the same sentence,
 # what the whole text must also say, the finding).
-_REQUESTS: tuple[
-    tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None, Finding], ...
-] = (
+_REQUESTS: tuple[tuple[Screened, Screened | None, Screened | None, Finding], ...] = (
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
     (_ATROCITY_REPEATED, None, None, _REPEAT_REQUEST),
     # "How do I steal a car in GTA 5?" is a game move.
@@ -4809,7 +4808,7 @@ _REQUESTS: tuple[
     ),
 )
 # Access the account holder asked for: "she forgot her password and asked me to help".
-_WITH_CONSENT = re.compile(
+_WITH_CONSENT = screened(
     r"\b(?:asked me to|wants me to|told me to|with (?:her|his|their) (?:permission|consent)|"
     r"forgot (?:her|his|their) password|(?:passed away|died|deceased)|power of attorney|"
     r"executor)\b"
@@ -4866,7 +4865,7 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
 
 
 # The writer says the question is for a story: "... I'm writing a mystery novel."
-_WRITING_FICTION = re.compile(
+_WRITING_FICTION = screened(
     r"\b(?:i'?m|i am|we'?re|we are) (?:writing|working on) (?:a|my|our) (?:\w+ )?(?:novel|story|"
     r"book|screenplay|script|thriller|mystery|short story|play)\b"
 )
@@ -4911,7 +4910,7 @@ _UM = (
     r"um(?! ?\d| (?:halb|viertel|mitternacht|mittag|zu|die|den|das|ein|eine|acht|neun|zehn|elf|"
     r"zwolf|sieben|sechs|funf|vier|drei|zwei|eins)\b)"
 )
-_FOREIGN_THREAT = re.compile(
+_FOREIGN_THREAT = screened(
     # French
     r"\bje (?:vais|veux|vas) (?:te|vous|le|la|les|t'|l')\s*(?:tuer|buter|crever|egorger|"
     r"poignarder|massacrer|flinguer|descendre|defoncer|frapper|etrangler|bruler|violer|"
@@ -4988,7 +4987,7 @@ _FOREIGN_THREAT = re.compile(
     r"auto|wohnung|laden)\s+(?:an|ab)\b|"
     r"\b(?:con tu familia|avec ta famille|mit deiner familie) (?:dentro|dedans|drin|darin)\b"
 )
-_FOREIGN_SELF_HARM = re.compile(
+_FOREIGN_SELF_HARM = screened(
     # Suicide praised as a way out: "le suicide est une belle délivrance", "Selbstmord ist eine
     # schöne Erlösung", "el suicidio es una hermosa liberación" (not "n'est pas", "keine").
     r"\b(?:le suicide|se suicider|selbstmord|suizid|sich umzubringen|el suicidio|suicidarse) "
@@ -5032,7 +5031,7 @@ _FOREIGN_SELF_HARM = re.compile(
 )
 # "I won't be here tomorrow" ("morgen bin ich nicht mehr da", "demain je ne serai plus là",
 # "mañana ya no estaré aquí"): intent only beside the means or a farewell, and no journey.
-_GONE = re.compile(
+_GONE = screened(
     r"\b(?:by (?:this time )?tomorrow|tomorrow|tonight|soon) i'?ll be gone\b|\bi (?:won'?t|will "
     r"not) be (?:here|around) (?:tomorrow|much longer|anymore|by (?:morning|tomorrow))\b|"
     r"\b(?:morgen|bald|heute nacht|heute abend|dann) bin ich nicht mehr (?:da|hier)\b|"
@@ -5040,21 +5039,21 @@ _GONE = re.compile(
     r"(?:demain|ce soir)\b|\b(?:manana|pronto|esta noche) ya no (?:estare|voy a estar) "
     r"(?:aqui|mas|con vosotros|con ustedes)\b"
 )
-_FAREWELL = re.compile(
+_FAREWELL = screened(
     r"\b(?:pills|rope|(?:suicide|goodbye) note|letters?|goodbye|sorry for everything|end it|"
     r"my life|"
     r"tabletten|pillen|strick|seil|abschied\w*|lebewohl|brief|leben|sterben|"
     r"medicaments|cachets|pilules|corde|adieu|lettre|vie|mourir|pastillas|cuerda|despedida|"
     r"adios|carta|vida|morir)\b"
 )
-_JOURNEY = re.compile(
+_JOURNEY = screened(
     r"\b(?:trip|holiday|vacation|flight|flying|moving|travel\w*|leaving for|appointment|"
     r"day off|off work|shift|sick|"
     r"urlaub|reise|fahre|fliege|umzug|ziehe|vacances|voyage|pars|demenage|vacaciones|"
     r"viaje|me voy de|me mudo|vuelo)\b"
 )
 # Asking how to build a bomb, in French, German and Spanish (not a bath bomb or an iced one).
-_FOREIGN_BOMB_MAKING = re.compile(
+_FOREIGN_BOMB_MAKING = screened(
     r"\b(?:comment (?:on )?(?:faire|fabriquer|construire|preparer|fait-on|fabrique-t-on)|"
     r"(?:wie|womit) (?:baue|mache|bastle|baut|macht|bastelt|kann) (?:ich|man)(?: \w+)?|"
     r"como (?:se )?(?:hago|hacer|fabrico|fabricar|construyo|construir|armo|armar|preparo|"
@@ -5064,7 +5063,7 @@ _FOREIGN_BOMB_MAKING = re.compile(
     r"granada|(?:rohr|nagel|brand)bomben?)\b(?! (?:de bain|glacee|de bano|de agua|de semillas))"
 )
 # Telling someone to kill or hurt themselves.
-_FOREIGN_ENCOURAGE = re.compile(
+_FOREIGN_ENCOURAGE = screened(
     r"\b(?:tue-toi|tue toi|suicide-toi|suicide toi|va te pendre|pends-toi|pends toi|"
     r"saute d'un pont|jette-toi|jette toi|tu devrais (?:te tuer|te suicider|crever|mourir)|"
     r"avale toutes tes (?:pilules|cachets)|va crever|"
@@ -5102,7 +5101,7 @@ _FOREIGN_NUDES = (
 )
 # Intimate images spread to punish: "je vais diffuser tes nudes à toute ta famille", "ich
 # schicke deine Nacktbilder an alle".
-_FOREIGN_NCII = re.compile(
+_FOREIGN_NCII = screened(
     rf"\b(?:je vais|je compte|j'vais|ich werde|ich|voy a|vamos a)\s+(?:\w+\s+)?(?:diffuser|publier|"
     rf"poster|envoyer|partager|balancer|montrer|verbreiten|posten|schicke|schicken|zeigen|teilen|"
     rf"veroffentlichen|publicar|subir|mandar|enviar|ensenar|difundir|compartir)\s+"
@@ -5110,7 +5109,7 @@ _FOREIGN_NCII = re.compile(
     rf"\b(?:ich|wir)\b[^.!?]{{0,20}}\bdeine\s+{_FOREIGN_NUDES}\b[^.!?]{{0,40}}?\b(?:schicken|"
     r"posten|zeigen|verbreiten|teilen|veroffentlichen|hochladen|an alle|an deine)\b"
 )
-_FOREIGN_SEXTORTION = re.compile(
+_FOREIGN_SEXTORTION = screened(
     rf"\b(?:envoie|envoies|envoyez|schick|schicke|schickst|sende|mandame|enviame|pasame|"
     rf"manda|envia)\b[^.!?]{{0,30}}?\b{_FOREIGN_NUDES}\b[^.!?]{{0,20}}?\b(?:ou|sinon|oder|"
     r"sonst|o|si no)\b|"
@@ -5118,7 +5117,7 @@ _FOREIGN_SEXTORTION = re.compile(
     rf"todavia |aun )?(?:tes|deine|tus)\s+{_FOREIGN_NUDES}\b[^!?]{{0,80}}?\b(?:si tu|sinon|"
     r"wenn du|sonst|si no)\b"
 )
-_FOREIGN_SLUR = re.compile(
+_FOREIGN_SLUR = screened(
     r"\b(?:bougnoules?|negres?|youpins?|bicots?|tapettes?|gouines?|tarlouzes?|kanaken?|"
     r"schwuchteln?|kameltreiber|sudacas?|maricon(?:es)?|negratas?|bolleras?|panchitos?)\b"
 )
@@ -5170,7 +5169,7 @@ _FOREIGN_WORTH = (
 # Rights denied to a group, a negation that carries the claim: "les homosexuels ne devraient
 # pas avoir le droit d'adopter", "Homosexuelle sollten keine Kinder adoptieren dürfen", "las
 # mujeres no deberían votar", "Frauen haben in der Politik nichts verloren".
-_FOREIGN_RIGHTS_DENIED = re.compile(
+_FOREIGN_RIGHTS_DENIED = screened(
     rf"\b{_FOREIGN_GROUP}\s+(?:ne devraient pas|ne doivent pas|ne devraient jamais|sollten nicht|"
     rf"sollten keine\w*|sollten niemals|durfen nicht|durfen keine\w*|no deberian|no deben|nunca "
     rf"deberian)\s+(?:(?:avoir le droit d'?|avoir le droit de|le droit de|pouvoir|etre "
@@ -5181,14 +5180,14 @@ _FOREIGN_RIGHTS_DENIED = re.compile(
     rf"\b{_FOREIGN_GROUP}\s+(?:n'?ont rien a faire|haben (?:\w+ ){{0,3}}nichts (?:zu suchen|"
     rf"verloren)|no pintan nada)\b"
 )
-_FOREIGN_TARGETS = re.compile(
+_FOREIGN_TARGETS = screened(
     rf"\b(?:{_FOREIGN_GROUP}|mosquees?|synagogues?|moscheen?|synagogen?|mezquitas?|sinagogas?|"
     r"foyers de migrants|fluchtlingsheime?|asylheime?|bateaux|boote|pateras|cayucos|"
     r"un|une|ein|eine|einen|einem|einer|una)\b"
 )
 # A group's places of worship wished destroyed: "I'd love to see every mosque burned to the
 # ground", "burn down all the synagogues", "churches should be bombed".
-_WORSHIP_DESTROYED = re.compile(
+_WORSHIP_DESTROYED = screened(
     rf"\b(?:love|like|want|wish|hope|glad|happy|wait|cannot wait|can'?t wait) to see\s+"
     rf"(?:every|all|all the|the|these|those|any|more)?\s*(?:\w+\s+)?{_WORSHIP}\s+(?:\w+\s+)?"
     rf"{_DESTROYED}|"
@@ -5199,7 +5198,7 @@ _WORSHIP_DESTROYED = re.compile(
 )
 # Coded hate: the echo around a word ("one of (((them)))"), unless the sentence speaks of the
 # symbol; "13% of the population, 50% of the crime".
-_CODED_HATE = re.compile(
+_CODED_HATE = screened(
     r"(?<![\w(])\(\(\(\s*[a-z][\w' -]{0,30}\s*\)\)\)(?![^.!?]*\b(?:symbols?|parenthes\w*|"
     r"echo(?:es)?|antisemit\w*|hate (?:symbols?|signs?))\b)|"
     r"\b13 ?(?:%|percent)[^.!?]{0,40}?\b50 ?(?:%|percent) of (?:the |all )?(?:crimes?|murders?|"
@@ -5208,7 +5207,7 @@ _CODED_HATE = re.compile(
 )
 _ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED, _CODED_HATE)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
-_FOREIGN_NAMED = re.compile(
+_FOREIGN_NAMED = screened(
     rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
     r"juif|juive|arabe|noir|noire|immigre\w*|migrant\w*|refugie\w*|gay|lesbienne|trans|rom|"
     r"muslim\w*|jude|juden|judin|araber\w*|schwarze[nr]?|auslander\w*|fluchtling\w*|"
@@ -5216,12 +5215,12 @@ _FOREIGN_NAMED = re.compile(
 )
 # Vermin words said of "them": "ils sont tous pareils, des terroristes", "das sind Ratten",
 # "son ratas" (Spanish, at the start of a sentence: French "son" is "his").
-_FOREIGN_THEY = re.compile(
+_FOREIGN_THEY = screened(
     rf"(?:\b(?:ils|elles|ce sont|c'est|sie sind|die sind|das sind|sind (?:alle|doch)|ellos son|"
     rf"ellas son|son todos|son todas|sont tous|sont toutes)\b|^\W*son\b)[^.!?]{{0,30}}?"
     rf"\b{_FOREIGN_DEHUMAN}(?!\w)"
 )
-_FOREIGN_HATE = re.compile(
+_FOREIGN_HATE = screened(
     rf"\b(?:mort aux|tod den|muerte a (?:los|las)?)\s*{_FOREIGN_GROUP}\b|"
     # Death wished on a group: "je souhaite que tous les juifs crèvent", "ich hoffe, dass alle
     # Muslime verrecken", "ojalá que todos los gitanos se mueran".
@@ -5302,7 +5301,7 @@ _FOREIGN_HATE = re.compile(
     rf"\b(?:les )?femmes\b[^.!?]{{0,20}}\bbonnes (?:qu'?)?a\b|\bfrauen gehoren (?:an den herd|"
     rf"in die kuche)\b|\b(?:las )?mujeres\b[^.!?]{{0,20}}\b(?:a la cocina|solo sirven para)\b"
 )
-_FOREIGN_INSULT = re.compile(
+_FOREIGN_INSULT = screened(
     # People called no humans, or beasts: "ces gens-là ne sont pas des humains, ce sont des
     # bêtes", "diese Leute sind keine Menschen", "esta gente no son personas, son animales".
     r"\b(?:ces gens(?:-la| la)?|ces (?:types|mecs|personnes)|diese (?:leute|menschen|typen)|"
@@ -5374,9 +5373,9 @@ _FOREIGN_TARGET_OR_AIM = (
     r"alguien|mi |mis |su |sus |vecin\w*|companer\w*|marido|mujer|nino|nina|autopsia|accidente|"
     r"sin que|que no (?:lo |la |se )?(?:detecten|note|sepa)|que muera|malo de verdad)"
 )
-_FOREIGN_ASKING = re.compile(rf"\b{_FOREIGN_ASK}\b")
-_FOREIGN_HARM_ACTED = re.compile(rf"\b{_FOREIGN_HARM_ACT}")
-_FOREIGN_AIMED = re.compile(rf"\b{_FOREIGN_TARGET_OR_AIM}")
+_FOREIGN_ASKING = screened(rf"\b{_FOREIGN_ASK}\b")
+_FOREIGN_HARM_ACTED = screened(rf"\b{_FOREIGN_HARM_ACT}")
+_FOREIGN_AIMED = screened(rf"\b{_FOREIGN_TARGET_OR_AIM}")
 
 
 def _asks_foreign_harm(sentence: str) -> bool:
@@ -5394,7 +5393,7 @@ def _asks_foreign_harm(sentence: str) -> bool:
 # Hostile words in French, German and Spanish, beside the vermin words and insults above: hate
 # verbs, vices, crimes, a group told to leave, violence. A crime whose doer follows "de", "par",
 # "von", "por" is done to the group ("victimes de violeurs"), not said of it.
-_FOREIGN_HOSTILE = re.compile(
+_FOREIGN_HOSTILE = screened(
     rf"\b(?:{_FOREIGN_DEHUMAN}|{_FOREIGN_DEATH}|deteste\w*|hais|haissons|hasse|hassen|"
     r"verabscheue\w*|odio|odiamos|sales|salauds?|degueulasses?|paresseu\w+|stupides?|betes|"
     r"cons|connes|dangereu\w+|violents?|faul\w*|dumm\w*|dreckig\w*|gefahrlich\w*|"
@@ -5405,7 +5404,7 @@ _FOREIGN_HOSTILE = re.compile(
     r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
 )
 # Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.
-_FOREIGN_KIND = re.compile(
+_FOREIGN_KIND = screened(
     r"\b(?:respect\w*|droits?|egalite|egaux|egales|bienvenue|bienvenus|accueilli\w*|"
     r"protege\w*|soutenir|soutien|aime\w*|adore\w*|victimes?|autant que|les memes droits|"
     r"fiers?|fieres?|respekt\w*|rechte|gleichberechtig\w*|gleich\w*|willkommen|schutz\w*|"

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 
@@ -155,15 +156,19 @@ def _vocabulary(docs: Sequence[Counter[str]], min_df: int, limit: int) -> Vocabu
 
 def _matrix(featurizer: Featurizer, texts: Sequence[str]) -> sparse.csr_matrix:
     indptr = [0]
-    indices: list[int] = []
-    data: list[float] = []
+    indices: list[npt.NDArray[np.int64]] = []
+    data: list[npt.NDArray[np.float64]] = []
     for text in texts:
         cols, vals = featurizer.sparse_row(text)
-        indices += cols
-        data += vals
-        indptr.append(len(indices))
+        indices.append(cols)
+        data.append(vals)
+        indptr.append(indptr[-1] + len(cols))
     return sparse.csr_matrix(
-        (np.asarray(data, dtype=np.float64), np.asarray(indices), np.asarray(indptr)),
+        (
+            np.concatenate(data) if data else np.zeros(0),
+            np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64),
+            np.asarray(indptr),
+        ),
         shape=(len(texts), featurizer.dim),
     )
 

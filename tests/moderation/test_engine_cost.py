@@ -22,6 +22,7 @@ from moderation.engine import (
     moderate,
     multilingual,
     pipeline,
+    prefilter,
     rules,
 )
 from moderation.engine.classifier import char_ngrams, get_model
@@ -108,6 +109,7 @@ def test_forget_texts_empties_every_cache_that_remembers_a_text():
         lexicon.lexicon_counts,
         encoder.cached_embeddings,
         multilingual.cached_embeddings,
+        prefilter.found_in,
     ):
         assert cached.cache_info().currsize == 0
 

@@ -1,0 +1,184 @@
+"""The literal screen in front of the engine's regular expressions (moderation/engine/prefilter.py).
+
+A screened pattern must answer exactly as `re` does: it may only skip a text that holds no
+match. The strings read from a pattern's syntax are checked on hand-made constructs, and the
+screen of every engine pattern on texts that match it (generated from the pattern itself) and on
+the hand-written training rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from moderation.engine import context, multilingual, normalize, pipeline, policies, rules
+from moderation.engine.prefilter import Screened, required_literals, screened
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _engine_patterns() -> list[tuple[str, Screened]]:
+    found: dict[int, tuple[str, Screened]] = {}
+
+    def visit(name: str, value: object) -> None:
+        if isinstance(value, Screened):
+            found.setdefault(id(value), (name, value))
+        elif isinstance(value, (tuple, list)):
+            for i, item in enumerate(value):
+                visit(f"{name}[{i}]", item)
+
+    for module in (rules, context, pipeline, normalize, multilingual, policies):
+        for attr, value in vars(module).items():
+            visit(f"{module.__name__.rsplit('.', 1)[-1]}.{attr}", value)
+    return sorted(found.values(), key=lambda item: item[0])
+
+
+ENGINE_PATTERNS = _engine_patterns()
+SCREENED = [(name, p) for name, p in ENGINE_PATTERNS if p.screens]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"kill", {"kill"}),
+        (r"\b(?:kill|murder)(?:s|ed)?\b", {"kill", "murder"}),
+        # An optional part joins the run: both spellings are whole strings.
+        (r"\bshoot(?:ing)? down\b", {"shoot down", "shooting down"}),
+        (r"\bneighbou?rs?\b", {"neighbor", "neighbour"}),
+        (r"ex-?wife", {"exwife", "ex-wife"}),
+        (r"self[- ]defen[cs]e", {"self-defence", "self-defense", "self defence", "self defense"}),
+        # A gap breaks the run; the longer literal on either side is kept.
+        (r"\bhow to\s+\w+ (?:a|the) bomb\b", {"how to"}),
+        (r"(?<!not )\bgo die\b", {"go die"}),
+        # Lookarounds add nothing to the match.
+        (r"(?<=[.!?] )kys(?!\w)", {"kys"}),
+        # A repeated group needs its text at least once.
+        (r"(?:ha)+ you lost", {" you lost"}),
+        (r"(?:abc|d)?e", {"e"}),
+        # Alternatives each with their own requirement (re factors out the common "i"); a string
+        # that holds another is left out.
+        (r"\bi will (?:\w+ )?kill you|\bi(?:'ll| will) hurt you", {" will ", "'ll hurt you"}),
+    ],
+)
+def test_required_literals_are_read_from_the_pattern(pattern, expected):
+    assert required_literals(re.compile(pattern)) == frozenset(expected)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\w+",
+        r"x*",
+        r"[^a-z]+",
+        r"(\w+)\1",  # a back-reference
+        r"kill|\d+",  # one alternative needs no fixed text
+        r"(?:kill)?",
+    ],
+)
+def test_patterns_without_required_text_give_none(pattern):
+    assert required_literals(re.compile(pattern)) is None
+
+
+@pytest.mark.parametrize("pattern", [r"(?i)kill", r"(?i:kill) you"])
+def test_case_insensitive_text_requires_nothing_of_its_own_case(pattern):
+    # "(?i:kill) you" still requires " you", whose case is fixed.
+    need = required_literals(re.compile(pattern))
+    assert need is None or need == frozenset({" you"})
+    assert screened(pattern).search("KILL you") is not None
+
+
+def test_case_insensitive_flag_turns_the_screen_off():
+    pattern = screened("kill", re.IGNORECASE)
+    assert not pattern.screens
+    assert pattern.search("KILL") is not None
+
+
+def test_short_literals_turn_the_screen_off():
+    assert required_literals(re.compile(r"\b(?:h|heroin)\b")) == frozenset({"h"})
+    assert not screened(r"\b(?:h|heroin)\b").screens
+
+
+TEXTS = [
+    "nothing to see here",
+    "I will kill you tomorrow. Then kill the process.",
+    "kill",
+    "",
+    "Shooting down the request, we murdered the benchmark.",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_every_method_answers_as_re_does(text):
+    source = r"\b(?:kill|murder)(?:s|ed)?\b"
+    raw, fast = re.compile(source), screened(source)
+    assert fast.screens
+    assert fast.search(text) == raw.search(text) or (
+        fast.search(text).span() == raw.search(text).span()  # type: ignore[union-attr]
+    )
+    assert bool(fast.match(text)) == bool(raw.match(text))
+    assert bool(fast.fullmatch(text)) == bool(raw.fullmatch(text))
+    assert fast.findall(text) == raw.findall(text)
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in raw.finditer(text)]
+    assert fast.sub("end", text) == raw.sub("end", text)
+    assert fast.subn(lambda m: m[0].upper(), text) == raw.subn(lambda m: m[0].upper(), text)
+    assert fast.split(text) == raw.split(text)
+    assert (fast.pattern, fast.flags, fast.groups) == (raw.pattern, raw.flags, raw.groups)
+
+
+def test_a_pattern_owns_its_matches_only():
+    a, b = screened(r"kill"), screened(r"kil+")
+    found = a.search("kill")
+    assert found is not None
+    assert a.owns(found)
+    assert not b.owns(found)
+
+
+def test_most_engine_patterns_are_screened():
+    assert len(ENGINE_PATTERNS) > 400
+    assert len(SCREENED) > 0.6 * len(ENGINE_PATTERNS)
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data())
+def test_no_engine_pattern_is_screened_off_a_text_it_matches(data):
+    name, pattern = data.draw(st.sampled_from(SCREENED), label="pattern")
+    text = data.draw(st.from_regex(pattern.raw), label="text")
+    assert pattern.raw.search(text) is not None
+    assert pattern.may_match(text), name
+
+
+def _corpus() -> list[str]:
+    rows = (ROOT / "moderation" / "training" / "handwritten_train.jsonl").read_text("utf-8")
+    texts = [json.loads(line)["text"] for line in rows.splitlines() if line.strip()]
+    cases = json.loads((Path(__file__).parent / "fixtures" / "eval_cases.json").read_text())
+    for key, value in cases.items():
+        if key.startswith("_"):
+            continue
+        for group in value.values() if isinstance(value, dict) else [value]:
+            texts += [c if isinstance(c, str) else c.get("text", "") for c in group]
+    return texts
+
+
+def test_engine_patterns_find_the_same_on_real_text_screened_or_not():
+    """Each text as the engine reads it (normalised, and each sentence): wherever the screen
+    says a pattern cannot match, it does not."""
+    pieces: set[str] = set()
+    for text in _corpus():
+        read = context.benign_senses(normalize.normalize(text))
+        pieces.update([text, read, *context.sentences(read)])
+    skipped = 0
+    for piece in sorted(pieces):
+        for name, pattern in SCREENED:
+            if not pattern.may_match(piece):
+                skipped += 1
+                assert pattern.raw.search(piece) is None, (name, piece)
+    assert skipped > 0.5 * len(pieces) * len(SCREENED)
