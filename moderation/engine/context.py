@@ -83,6 +83,12 @@ _GAME = (
 _DEAD = r"(?:i'?m|im|i am) (?:so |literally |actually |fully )?(?:dead|dying|deceased)\b"
 # A laugh: "lol", "haha", "😂" (jokes among friends, "I'm dead" of laughter).
 LAUGH = r"(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|xd)\b|😂|🤣|💀|😆|😅|😜|🙃)"
+# Who is buried, and the words of a burial (`_BENIGN`).
+_BURIED = r"(?:him|her|them|(?:my|our|his|her|their) \w+)"
+_FUNERAL = (
+    r"(?:funeral|burial|buried|cemetery|graveyard|casket|coffin|wake|memorial|rest in peace|"
+    r"laid to rest|pall ?bearers?)"
+)
 _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
     (screened(p), r)
     for p, r in (
@@ -599,6 +605,15 @@ _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
             r"(?:proceso|procesos|tarea|programa|servidor|servicio|contenedor|aplicacion|sesion)\b",
             None,
         ),
+        # A burial: "we'll put him in the ground after the funeral" (not "someone needs to put
+        # him in the ground"), a funeral word before or after in the sentence.
+        (
+            rf"\bput ({_BURIED}) in the ground\b(?=[^.!?]*\b{_FUNERAL}\b)",
+            r"lay \1 to rest",
+        ),
+        (rf"(\b{_FUNERAL}\b[^.!?]*?\b)put ({_BURIED}) in the ground\b", r"\1lay \2 to rest"),
+        # A prop: "the horror movie had so much fake blood".
+        (r"\b(?:fake|stage|prop|movie|theatrical|halloween|costume) blood\b", "red paint"),
     )
 )
 
@@ -1960,6 +1975,23 @@ def sides_with_the_harmed(sentence: str) -> bool:
     """The writer meets harm done to someone by calling the police or the like, or vows no one
     will hurt them again, and threatens no harm of their own."""
     return bool(_SIDES_WITH_THE_HARMED.search(sentence)) and not _I_DO_HARM.search(sentence)
+
+
+# A call to keep someone away from children: "Sex offenders should be kept away from
+# children", "keep predators away from our kids".
+_KEPT_FROM_CHILDREN = screened(
+    r"\b(?:should|must|need to|needs to|ought to|have to|has to) be kept (?:far )?away from "
+    r"(?:(?:our|their|the|your|all) )?(?:children|kids|minors|schools?|playgrounds?)\b|"
+    r"\bkeep (?:\w+ ){1,3}(?:far )?away from (?:(?:our|their|the|your|all) )?(?:children|kids|"
+    r"minors|schools?|playgrounds?)\b"
+)
+
+
+def shields_children(sentence: str) -> bool:
+    """Someone is to be kept away from children, and no group is named: those kept away are a
+    danger for what they did ("sex offenders"), not for who they are ("gay people should be
+    kept away from children" is hate)."""
+    return bool(_KEPT_FROM_CHILDREN.search(sentence)) and not names_a_group(sentence)
 
 
 # Encouragement said to the reader: "everybody likes you", "keep showing up", "proud of you".

@@ -294,6 +294,8 @@ _CLEARED_WHEN: tuple[tuple[tuple[str, ...], Callable[[str], bool], Callable[[str
     # "If my sister's boyfriend hurts her again I'll call the police", "I'll make sure no one
     # ever hurts her again": harm met on the harmed one's side.
     (("VIOLENCE", "HARASSMENT"), context.sides_with_the_harmed, _never),
+    # "Sex offenders should be kept away from children": children shielded from a danger.
+    (("VIOLENCE", "HARASSMENT"), context.shields_children, _never),
     # "If you ever feel like hurting yourself, please call a crisis line": help offered.
     (("HARASSMENT", "VIOLENCE"), _offers_help, _never),
     # "Those kids are absolutely savage at dodgeball": skill at a game praised.

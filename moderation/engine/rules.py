@@ -1321,11 +1321,22 @@ _HARM_APPROVED = (
     r"(?:(?:they|he|she) (?:all )?(?:had it coming|deserved (?:it|every|what)|got what (?:they|he|"
     r"she) deserved)|serves? (?:them|him|her) right|good riddance)"
 )
+# A killing done by the writer and dwelt on: "I slit the cat's throat and watched it bleed".
+_KILLING_WATCHED = (
+    r"(?:slit|slitting|slashed|cut) (?:its|his|her|their|the \w+'s|\w+'s) throats?|"
+    r"watch(?:ed|ing)? (?:it|him|her|them) (?:bleed|die|suffer|burn|choke|drown)"
+)
+# ... and called a pleasure: "it felt amazing" (not "it felt great to cook fresh").
+_FELT_GOOD = (
+    r"(?:it|that|this) (?:felt|feels) (?:so |really |fucking |absolutely )?(?:amazing|good|great|"
+    r"satisfying|awesome|incredible|wonderful|like heaven)(?! to\b)"
+)
 _SUFFERING_ENJOYED = screened(
     rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,60}}?\b{_HARM_SUFFERED}\b|"
     rf"\b{_HARM_SUFFERED}\b[^.!?]{{0,60}}?\b{_PLEASURE_AFTER}\b|"
     rf"\b{_HARM_DONE}\b[^.!?]{{0,100}}?\b{_HARM_APPROVED}\b|"
-    rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,30}}?\b{_HARM_DONE}\b"
+    rf"\b{_PLEASURE_BEFORE}\b[^.!?]{{0,30}}?\b{_HARM_DONE}\b|"
+    rf"\b(?:{_KILLING_WATCHED})\b[^.!?]{{0,60}}?\b(?:{_PLEASURE_AFTER}|{_FELT_GOOD})\b"
 )
 # Suffering on screen: "horror movies where people get stabbed".
 _ON_SCREEN = screened(
