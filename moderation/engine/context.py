@@ -26,7 +26,13 @@ _SENTENCE_END = screened(r"(?<=[.!?;…])\s+|\n+")
 
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (a sentence ends at . ! ? ; or a line break)."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    return list(split_sentences(text))
+
+
+# A flagged text's sentences are asked for by many checks: they are split once.
+@lru_cache(maxsize=1024)
+def split_sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s and s.strip())
 
 
 # --- Harmless senses of violent words -----------------------------------------------------

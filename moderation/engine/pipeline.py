@@ -379,6 +379,7 @@ def forget_texts() -> None:
     for cached in (
         normalize,
         context.benign_senses,
+        context.split_sentences,
         lexicon.lexicon_counts,
         encoder.cached_embeddings,
         multilingual.cached_embeddings,

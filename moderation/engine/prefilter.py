@@ -1,18 +1,20 @@
-"""Regular expressions that skip the texts they cannot match.
+r"""Regular expressions that skip the texts they cannot match.
 
 Python's `re` tries a pattern at every position of a text, even when the text holds none of the
 words the pattern is made of. The engine runs several hundred patterns over every text, and again
 over every sentence of a flagged one, and nearly all of them find nothing. `screened()` compiles
-a pattern as `re.compile` does and reads, from its syntax tree, literal strings of which every
-match must contain at least one: "kill" or "murder" for `\\b(?:kill|murder)(?:s|ed)?\\b`. One
-Aho-Corasick pass over a text (pyahocorasick) finds which literals of all screened patterns the
-text holds, once per text; a pattern none of whose literals is there answers as `re` would on a
-text without a match, without running.
+a pattern as `re.compile` does and reads, from its syntax tree, sets of literal strings such that
+every match contains a string of each set: {"kill", "murder"} for `\b(?:kill|murder)(?:s|ed)?\b`;
+{"how to"} and {" a bomb", " the bomb"} for `\bhow to\s+\w+ (?:a|the) bomb\b`. A pattern that is
+one alternation is also read alternative by alternative. One Aho-Corasick pass over a text
+(pyahocorasick) finds which strings of all screened patterns the text holds, once per text; a
+pattern whose sets are not all met (or no alternative's) answers as `re` would on a text without
+a match, without running.
 
-A pattern always runs when no such strings can be read from it, or when one of them is shorter
-than `MIN_LITERAL` characters (it would be found in almost any text): case-insensitive patterns,
-patterns that can match without any fixed text (`\\w+ \\1`), back-references. The screen never
-changes a result, only skips work whose result is known (tests hold every engine pattern to it).
+A set with a string shorter than `MIN_LITERAL` characters is no screen (such strings are in
+almost any text); a pattern with no other set always runs: case-insensitive patterns, patterns
+that can match without any fixed text (`\w+`), back-references. The screen never changes a
+result, only skips work whose result is known (tests hold every engine pattern to it).
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from typing import Any
 
 import ahocorasick
 
-# Literal strings shorter than this are in nearly every text: a pattern that needs one runs.
+# Literal strings shorter than this are in nearly every text: a set of strings with one is no
+# screen.
 MIN_LITERAL = 3
+# Sets of strings a pattern is screened by (the most selective ones; each must be found).
+MAX_SETS = 3
 # Exact strings a part of a pattern is expanded into before it is read as a run of its own
 # ("(?:an?|the) (?:man|woman)" -> 6 strings).
 _MAX_EXACT = 64
@@ -40,25 +45,22 @@ _CASELESS = re.IGNORECASE | re.LOCALE
 Strings = frozenset[str]
 
 
-def _better(a: Strings | None, b: Strings | None) -> Strings | None:
-    """The more selective of two requirements: longer shortest string (up to 4 characters),
-    then fewer strings."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-
-    def key(s: Strings) -> tuple[int, int]:
-        return min(min(map(len, s)), 4), -len(s)
-
-    return a if key(a) >= key(b) else b
+def _selectivity(strings: Strings) -> tuple[bool, int, int]:
+    """How well a set of strings screens texts: usable at all (no string shorter than
+    `MIN_LITERAL`), then a longer shortest string (up to 5 characters), then fewer strings."""
+    shortest = min(map(len, strings))
+    return shortest >= MIN_LITERAL, min(shortest, 5), -len(strings)
 
 
-def _required(exact: set[str] | None) -> Strings | None:
+def _best(needs: list[Strings]) -> Strings | None:
+    return max(needs, key=_selectivity) if needs else None
+
+
+def _required(exact: set[str] | None) -> list[Strings]:
     """Exact strings as a requirement: none when one of them is empty."""
     if not exact or "" in exact:
-        return None
-    return frozenset(exact)
+        return []
+    return [frozenset(exact)]
 
 
 def _class_chars(items: list[tuple[Any, Any]]) -> set[str] | None:
@@ -73,15 +75,18 @@ def _class_chars(items: list[tuple[Any, Any]]) -> set[str] | None:
     return chars if len(chars) <= _MAX_CLASS else None
 
 
-def _sequence(items: Any) -> tuple[set[str] | None, Strings | None]:
-    """(every exact string the sequence matches, or None when unbounded; literal strings one of
-    which each of its matches contains, or None)."""
+# A part of a pattern read: (every exact string it matches, or None when they are unbounded;
+# sets of strings such that each of its matches contains one string of every set).
+_Read = tuple[set[str] | None, list[Strings]]
+
+
+def _sequence(items: Any) -> _Read:
     whole: set[str] | None = {""}
     run: set[str] = {""}
-    best: Strings | None = None
+    needs: list[Strings] = []
     for op, arg in items:
-        exact, need = _node(op, arg)
-        best = _better(best, need)
+        exact, item_needs = _node(op, arg)
+        needs += item_needs
         if whole is not None:
             bounded = exact is not None and len(whole) * len(exact) <= _MAX_EXACT
             whole = {a + b for a in whole for b in exact} if bounded and exact is not None else None
@@ -89,61 +94,98 @@ def _sequence(items: Any) -> tuple[set[str] | None, Strings | None]:
             run = {a + b for a in run for b in exact}
         else:
             # The run of fixed text ends here: what it spelt is required on its own.
-            best = _better(best, _required(run))
+            needs += _required(run)
             run = set(exact) if exact is not None else {""}
-    return whole, _better(best, _required(run))
+    return whole, needs + _required(run)
 
 
-def _node(op: Any, arg: Any) -> tuple[set[str] | None, Strings | None]:
+def _node(op: Any, arg: Any) -> _Read:
     if op is sre.LITERAL:
-        return {chr(arg)}, None
+        return {chr(arg)}, []
     if op is sre.IN:
-        chars = _class_chars(arg)
-        return (chars, None) if chars else (None, None)
+        return _class_chars(arg), []
     if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
-        return {""}, None  # zero-width: they narrow where a match is, add no text to it
+        return {""}, []  # zero-width: they narrow where a match is, add no text to it
     if op is sre.SUBPATTERN:
         _group, add_flags, _del_flags, sub = arg
-        if add_flags & _CASELESS:
-            return None, None
-        return _sequence(sub.data)
+        return (None, []) if add_flags & _CASELESS else _sequence(sub.data)
     if op is sre.ATOMIC_GROUP:
         return _sequence(arg.data)
     if op is sre.BRANCH:
+        # Every match is one alternative's: one set from each, put together, is required.
         exact: set[str] | None = set()
-        need: Strings | None = frozenset()
+        union: set[str] | None = set()
         for alternative in arg[1]:
-            alt_exact, alt_need = _sequence(alternative.data)
+            alt_exact, alt_needs = _sequence(alternative.data)
             if exact is not None:
                 fits = alt_exact is not None and len(exact) + len(alt_exact) <= _MAX_EXACT
                 exact = exact | alt_exact if fits and alt_exact is not None else None
-            alt_need = _better(alt_need, _required(alt_exact))
-            need = None if need is None or alt_need is None else need | alt_need
-        return exact, need or None
+            best = _best(alt_needs + _required(alt_exact))
+            union = None if union is None or best is None else union | best
+        return exact, [frozenset(union)] if union else []
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
         low, high, sub = arg
-        sub_exact, sub_need = _sequence(sub.data)
+        sub_exact, sub_needs = _sequence(sub.data)
         if low == 0:
-            optional = sub_exact | {""} if high == 1 and sub_exact is not None else None
-            return optional, None
-        need = _better(sub_need, _required(sub_exact))
-        return (sub_exact if low == high == 1 else None), need
+            return (sub_exact | {""} if high == 1 and sub_exact is not None else None), []
+        return (sub_exact if low == high == 1 else None), sub_needs + _required(sub_exact)
     # Any character, a negated literal, a category, a back-reference, a conditional group.
-    return None, None
+    return None, []
 
 
-def required_literals(pattern: re.Pattern[str]) -> Strings | None:
-    """Strings of which every match of `pattern` contains at least one (none contains
-    another), or None when the pattern's syntax gives none."""
+def required_literals(pattern: re.Pattern[str]) -> tuple[Strings, ...]:
+    """Sets of strings such that every match of `pattern` contains a string of each set (in a
+    set, no string contains another), the most selective first; none when the pattern's
+    syntax gives none."""
     if pattern.flags & _CASELESS:
-        return None
+        return ()
     parsed = sre_parse.parse(pattern.pattern, pattern.flags)
     if parsed.state.flags & _CASELESS:
-        return None
-    need = _sequence(parsed.data)[1]
-    if need is None:
-        return None
-    return frozenset(s for s in need if not any(o != s and o in s for o in need))
+        return ()
+    return _minimal(_sequence(parsed.data)[1])
+
+
+def _minimal(needs: list[Strings]) -> tuple[Strings, ...]:
+    """The sets without strings that hold another of their set, the most selective first."""
+    sets = {
+        frozenset(s for s in need if not any(o != s and o in s for o in need)) for need in needs
+    }
+    return tuple(sorted(sets, key=lambda n: (_selectivity(n), sorted(n)), reverse=True))
+
+
+def alternatives_required(pattern: re.Pattern[str]) -> tuple[tuple[Strings, ...], ...]:
+    """For a pattern that is one alternation at its top (with whatever stands before and after
+    it), `required_literals` of each alternative with the parts around it: a match is one
+    alternative's, so it contains a string of each of that alternative's sets. Empty for other
+    patterns."""
+    if pattern.flags & _CASELESS:
+        return ()
+    parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    if parsed.state.flags & _CASELESS:
+        return ()
+    items = list(parsed.data)
+    branches = [i for i, (op, arg) in enumerate(items) if _branch_of(op, arg) is not None]
+    if len(branches) != 1:
+        return ()
+    at = branches[0]
+    branch = _branch_of(*items[at])
+    assert branch is not None
+    around = _sequence(items[:at])[1] + _sequence(items[at + 1 :])[1]
+    out = []
+    for alternative in branch:
+        exact, needs = _sequence(alternative.data)
+        out.append(_minimal(needs + _required(exact) + around))
+    return tuple(out)
+
+
+def _branch_of(op: Any, arg: Any) -> list[Any] | None:
+    """The alternatives of an alternation, bare or in a group without flags."""
+    if op is sre.BRANCH:
+        return list(arg[1])
+    if op is sre.SUBPATTERN and not arg[1] & _CASELESS and len(arg[3].data) == 1:
+        inner_op, inner_arg = arg[3].data[0]
+        return list(inner_arg[1]) if inner_op is sre.BRANCH else None
+    return None
 
 
 class _Literals:
@@ -190,7 +232,7 @@ class Screened:
     pattern only on text that holds one of its required literals. Matches are `re.Match`
     objects of the compiled pattern `raw`: `owns(match)` tells whether this pattern made one."""
 
-    __slots__ = ("_need", "flags", "groupindex", "groups", "pattern", "raw")
+    __slots__ = ("_any_of", "_needs", "flags", "groupindex", "groups", "pattern", "raw")
 
     def __init__(self, raw: re.Pattern[str]) -> None:
         self.raw = raw
@@ -198,9 +240,15 @@ class Screened:
         self.flags = raw.flags
         self.groups = raw.groups
         self.groupindex = raw.groupindex
-        need = required_literals(raw)
-        usable = need is not None and min(map(len, need)) >= MIN_LITERAL
-        self._need = _LITERALS.number(need) if usable and need is not None else None
+        self._needs = self._numbered(required_literals(raw))
+        # An alternation's alternatives, each with its own sets, when every one has some.
+        alternatives = [self._numbered(a) for a in alternatives_required(raw)]
+        self._any_of = tuple(alternatives) if alternatives and all(alternatives) else ()
+
+    @staticmethod
+    def _numbered(needs: tuple[Strings, ...]) -> tuple[frozenset[int], ...]:
+        usable = [n for n in needs if min(map(len, n)) >= MIN_LITERAL]
+        return tuple(_LITERALS.number(n) for n in usable[:MAX_SETS])
 
     def __repr__(self) -> str:
         return f"screened({self.pattern!r})"
@@ -208,11 +256,18 @@ class Screened:
     @property
     def screens(self) -> bool:
         """Whether the screen can skip a text for this pattern (it has usable literals)."""
-        return self._need is not None
+        return bool(self._needs)
 
     def may_match(self, text: str) -> bool:
         """False only when no match can be in `text`."""
-        return self._need is None or not self._need.isdisjoint(found_in(text))
+        if not self._needs:
+            return True
+        found = found_in(text)
+        if any(need.isdisjoint(found) for need in self._needs):
+            return False
+        return not self._any_of or any(
+            not any(need.isdisjoint(found) for need in alternative) for alternative in self._any_of
+        )
 
     def owns(self, match: re.Match[str]) -> bool:
         return match.re is self.raw

@@ -3731,10 +3731,12 @@ _CONDEMN = screened(
     r"never use|why do people|i was hurt|made me cry|reported (?:him|her|them|it))\b"
 )
 _SATIRE = screened(
-    r"(?:/s\b|\bsatire\b|\bsatirical\b|\bparody\b|\bjk\b|\bjust kidding\b|\bjoking\b|\blol\b|"
+    r"(?:\bsatire\b|\bsatirical\b|\bparody\b|\bjust kidding\b|\bjoking\b|\blol\b|"
     r"\blmao\b|\bthe onion\b|\bbabylon bee\b|\bsarcasm\b|\bsarcastic\b|\bironically\b|"
     r"\b(?:haha|hahaha)\b|😂|🤣)"
 )
+# Its two-letter marks apart, so that the words above are screened (`prefilter.MIN_LITERAL`).
+_SATIRE_MARK = screened(r"/s\b|\bjk\b")
 _NEWS = screened(
     r"\b(?:police said|officials said|according to|reported|reports|authorities|investigators|"
     r"was arrested|were arrested|charged with|convicted|sentenced|court heard|prosecutors|"
@@ -3836,7 +3838,7 @@ def context_hints(original: str, normalized: str) -> ContextHints:
     return ContextHints(
         quoted=quoted,
         condemning=bool(_CONDEMN.search(normalized)),
-        satire=bool(_SATIRE.search(normalized) or _SATIRE.search(original)),
+        satire=any(p.search(t) for p in (_SATIRE, _SATIRE_MARK) for t in (normalized, original)),
         news=bool(_NEWS.search(normalized)),
         education=bool(_EDUCATION.search(normalized)),
         recovery=bool(_RECOVERY.search(normalized)),

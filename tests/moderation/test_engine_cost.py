@@ -110,6 +110,7 @@ def test_forget_texts_empties_every_cache_that_remembers_a_text():
         encoder.cached_embeddings,
         multilingual.cached_embeddings,
         prefilter.found_in,
+        context.split_sentences,
     ):
         assert cached.cache_info().currsize == 0
 

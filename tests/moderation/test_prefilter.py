@@ -17,7 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from moderation.engine import context, multilingual, normalize, pipeline, policies, rules
-from moderation.engine.prefilter import Screened, required_literals, screened
+from moderation.engine.prefilter import (
+    Screened,
+    alternatives_required,
+    required_literals,
+    screened,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +71,7 @@ SCREENED = [(name, p) for name, p in ENGINE_PATTERNS if p.screens]
     ],
 )
 def test_required_literals_are_read_from_the_pattern(pattern, expected):
-    assert required_literals(re.compile(pattern)) == frozenset(expected)
+    assert frozenset(expected) in required_literals(re.compile(pattern))
 
 
 @pytest.mark.parametrize(
@@ -81,14 +86,13 @@ def test_required_literals_are_read_from_the_pattern(pattern, expected):
     ],
 )
 def test_patterns_without_required_text_give_none(pattern):
-    assert required_literals(re.compile(pattern)) is None
+    assert required_literals(re.compile(pattern)) == ()
 
 
 @pytest.mark.parametrize("pattern", [r"(?i)kill", r"(?i:kill) you"])
 def test_case_insensitive_text_requires_nothing_of_its_own_case(pattern):
     # "(?i:kill) you" still requires " you", whose case is fixed.
-    need = required_literals(re.compile(pattern))
-    assert need is None or need == frozenset({" you"})
+    assert required_literals(re.compile(pattern)) in ((), (frozenset({" you"}),))
     assert screened(pattern).search("KILL you") is not None
 
 
@@ -99,8 +103,27 @@ def test_case_insensitive_flag_turns_the_screen_off():
 
 
 def test_short_literals_turn_the_screen_off():
-    assert required_literals(re.compile(r"\b(?:h|heroin)\b")) == frozenset({"h"})
+    assert required_literals(re.compile(r"\b(?:h|heroin)\b")) == (frozenset({"h"}),)
     assert not screened(r"\b(?:h|heroin)\b").screens
+
+
+def test_every_required_part_of_a_sequence_screens():
+    # "how to" is in many texts; the bomb is what it is about.
+    pattern = screened(r"\bhow to\s+\w+ (?:a|the) bomb\b")
+    assert not pattern.may_match("how to bake a cake")
+    assert pattern.may_match("how to build a bomb")
+
+
+def test_an_alternation_is_screened_alternative_by_alternative():
+    source = (
+        r"\bhow (?:do|can) i (?:hurt|kill) (?:him|her)\b|\bbest way to (?:poison|drug) my dog\b"
+    )
+    assert len(alternatives_required(re.compile(source))) == 2
+    pattern = screened(source)
+    # One word of each alternative, but all of neither.
+    assert not pattern.may_match("how do i find the best way to train my dog")
+    assert pattern.may_match("how can i hurt him")
+    assert pattern.may_match("what is the best way to drug my dog")
 
 
 TEXTS = [
