@@ -229,8 +229,9 @@ def found_in(text: str) -> frozenset[int]:
 
 class Screened:
     """A compiled pattern with the methods of `re.Pattern` the engine uses; each one runs the
-    pattern only on text that holds one of its required literals. Matches are `re.Match`
-    objects of the compiled pattern `raw`: `owns(match)` tells whether this pattern made one."""
+    pattern only on text that holds a string of each of its required sets (of one alternative's
+    sets, for an alternation). Matches are `re.Match` objects of the compiled pattern `raw`:
+    `owns(match)` tells whether this pattern made one."""
 
     __slots__ = ("_any_of", "_needs", "flags", "groupindex", "groups", "pattern", "raw")
 
