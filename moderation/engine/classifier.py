@@ -283,17 +283,11 @@ class Vocabulary:
                 counts[col] = count
         return self._weighted(counts)
 
-    def weigh_chars(self, text: str) -> tuple[list[int], list[float]]:
-        """`weigh(char_ngrams(text))`, the same columns in the same order and the same
-        floats."""
-        cols, vals = self.char_arrays(text)
-        return cols.tolist(), vals.tolist()
-
     def char_arrays(self, text: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-        """`weigh_chars` as arrays, from each word's columns looked up once: the counts are
-        summed per column in numpy, in the order the columns are first met, and weighed with
-        the same float operations in the same order as `_weighted` (a sequential sum for the
-        norm), so the floats are the same."""
+        """`weigh(char_ngrams(text))` as arrays, from each word's columns looked up once:
+        the counts are summed per column in numpy, in the order the columns are first met, and
+        weighed with the same float operations in the same order as `_weighted` (a sequential
+        sum for the norm), so the floats are the same."""
         col_parts: list[npt.NDArray[np.int64]] = []
         count_parts: list[npt.NDArray[np.int64]] = []
         for token, repeats in Counter(_CHAR_TOKEN.findall(text)).items():

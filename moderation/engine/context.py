@@ -89,11 +89,12 @@ _GAME = (
 _DEAD = r"(?:i'?m|im|i am) (?:so |literally |actually |fully )?(?:dead|dying|deceased)\b"
 # A laugh: "lol", "haha", "😂" (jokes among friends, "I'm dead" of laughter).
 LAUGH = r"(?:\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|jk|xd)\b|😂|🤣|💀|😆|😅|😜|🙃)"
-# Who is buried, and the words of a burial (`_BENIGN`).
+# Who is buried (`_BENIGN`), and the words of a burial, which also tell the rules' veiled killing
+# ("put him in the ground") from a funeral.
 _BURIED = r"(?:him|her|them|(?:my|our|his|her|their) \w+)"
-_FUNERAL = (
-    r"(?:funeral|burial|buried|cemetery|graveyard|casket|coffin|wake|memorial|rest in peace|"
-    r"laid to rest|pall ?bearers?)"
+FUNERAL = (
+    r"(?:funeral|service|burial|buried|cemetery|graveyard|casket|coffin|memorial|rest in peace|rip|"
+    r"laid to rest|pall ?bearers?|passed away|died)"
 )
 _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
     (screened(p), r)
@@ -614,10 +615,10 @@ _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
         # A burial: "we'll put him in the ground after the funeral" (not "someone needs to put
         # him in the ground"), a funeral word before or after in the sentence.
         (
-            rf"\bput ({_BURIED}) in the ground\b(?=[^.!?]*\b{_FUNERAL}\b)",
+            rf"\bput ({_BURIED}) in the ground\b(?=[^.!?]*\b{FUNERAL}\b)",
             r"lay \1 to rest",
         ),
-        (rf"(\b{_FUNERAL}\b[^.!?]*?\b)put ({_BURIED}) in the ground\b", r"\1lay \2 to rest"),
+        (rf"(\b{FUNERAL}\b[^.!?]*?\b)put ({_BURIED}) in the ground\b", r"\1lay \2 to rest"),
         # A prop: "the horror movie had so much fake blood".
         (r"\b(?:fake|stage|prop|movie|theatrical|halloween|costume) blood\b", "red paint"),
     )

@@ -25,6 +25,7 @@ import re._parser as sre_parse
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -133,49 +134,58 @@ def _node(op: Any, arg: Any) -> _Read:
     return None, []
 
 
-def required_literals(pattern: re.Pattern[str]) -> tuple[Strings, ...]:
-    """Sets of strings such that every match of `pattern` contains a string of each set (in a
-    set, no string contains another), the most selective first; none when the pattern's
-    syntax gives none."""
+@dataclass(frozen=True)
+class Reading:
+    """What a pattern's syntax says its matches contain: `needs`, sets of strings such that
+    every match contains a string of each set; and for a pattern that is one alternation at its
+    top (with whatever stands before and after it), `alternatives`, the sets of each alternative
+    with those of the parts around it (a match is one alternative's). In a set no string holds
+    another; the most selective sets come first, at most `limit` of them."""
+
+    needs: tuple[Strings, ...] = ()
+    alternatives: tuple[tuple[Strings, ...], ...] = ()
+
+
+def read(pattern: re.Pattern[str], limit: int | None = None) -> Reading:
+    """`pattern` parsed once and read (empty for a case-insensitive pattern)."""
     if pattern.flags & _CASELESS:
-        return ()
+        return Reading()
     parsed = sre_parse.parse(pattern.pattern, pattern.flags)
     if parsed.state.flags & _CASELESS:
-        return ()
-    return _minimal(_sequence(parsed.data)[1])
-
-
-def _minimal(needs: list[Strings]) -> tuple[Strings, ...]:
-    """The sets without strings that hold another of their set, the most selective first."""
-    sets = {
-        frozenset(s for s in need if not any(o != s and o in s for o in need)) for need in needs
-    }
-    return tuple(sorted(sets, key=lambda n: (_selectivity(n), sorted(n)), reverse=True))
-
-
-def alternatives_required(pattern: re.Pattern[str]) -> tuple[tuple[Strings, ...], ...]:
-    """For a pattern that is one alternation at its top (with whatever stands before and after
-    it), `required_literals` of each alternative with the parts around it: a match is one
-    alternative's, so it contains a string of each of that alternative's sets. Empty for other
-    patterns."""
-    if pattern.flags & _CASELESS:
-        return ()
-    parsed = sre_parse.parse(pattern.pattern, pattern.flags)
-    if parsed.state.flags & _CASELESS:
-        return ()
+        return Reading()
     items = list(parsed.data)
     branches = [i for i, (op, arg) in enumerate(items) if _branch_of(op, arg) is not None]
     if len(branches) != 1:
-        return ()
+        return Reading(_kept(_sequence(items)[1], limit))
     at = branches[0]
     branch = _branch_of(*items[at])
     assert branch is not None
     around = _sequence(items[:at])[1] + _sequence(items[at + 1 :])[1]
-    out = []
+    # Each alternative is read once: its own sets, and its best set for the alternation's.
+    alternatives: list[list[Strings]] = []
+    union: set[str] | None = set()
     for alternative in branch:
         exact, needs = _sequence(alternative.data)
-        out.append(_minimal(needs + _required(exact) + around))
-    return tuple(out)
+        needs += _required(exact)
+        alternatives.append(needs + around)
+        best = _best(needs)
+        union = None if union is None or best is None else union | best
+    whole = around + ([frozenset(union)] if union else [])
+    return Reading(_kept(whole, limit), tuple(_kept(a, limit) for a in alternatives))
+
+
+def required_literals(pattern: re.Pattern[str]) -> tuple[Strings, ...]:
+    """`read(pattern).needs`, every set."""
+    return read(pattern).needs
+
+
+def _kept(needs: list[Strings], limit: int | None) -> tuple[Strings, ...]:
+    """The most selective `limit` sets, each without strings that hold another of its set."""
+    ranked = sorted(set(needs), key=lambda n: (_selectivity(n), sorted(n)), reverse=True)
+    return tuple(
+        frozenset(s for s in need if not any(o != s and o in s for o in need))
+        for need in ranked[:limit]
+    )
 
 
 def _branch_of(op: Any, arg: Any) -> list[Any] | None:
@@ -241,15 +251,16 @@ class Screened:
         self.flags = raw.flags
         self.groups = raw.groups
         self.groupindex = raw.groupindex
-        self._needs = self._numbered(required_literals(raw))
+        reading = read(raw, MAX_SETS)
+        self._needs = self._numbered(reading.needs)
         # An alternation's alternatives, each with its own sets, when every one has some.
-        alternatives = [self._numbered(a) for a in alternatives_required(raw)]
+        alternatives = [self._numbered(a) for a in reading.alternatives]
         self._any_of = tuple(alternatives) if alternatives and all(alternatives) else ()
 
     @staticmethod
     def _numbered(needs: tuple[Strings, ...]) -> tuple[frozenset[int], ...]:
-        usable = [n for n in needs if min(map(len, n)) >= MIN_LITERAL]
-        return tuple(_LITERALS.number(n) for n in usable[:MAX_SETS])
+        # Unusable sets rank last (`_selectivity`): the ones kept before them are all usable.
+        return tuple(_LITERALS.number(n) for n in needs if min(map(len, n)) >= MIN_LITERAL)
 
     def __repr__(self) -> str:
         return f"screened({self.pattern!r})"

@@ -27,6 +27,7 @@ from stdnum.us import ssn as std_ssn
 
 from . import lexicon
 from .context import (
+    FUNERAL,
     GROUP_WORDS,
     NEGATION,
     NO_LESS_THAN,
@@ -1208,9 +1209,9 @@ _HARM_CALLED_ON_ONE = screened(
 _KILLING_OR_MAIMING_VEILED = screened(
     rf"(?:{_CALLER}|\bi(?:'ll| will|'m going to|'m gonna| am going to)\s+(?:\w+\s+)?)put (?:him|"
     r"her|them|you|that \w+|this \w+) (?:in the ground|six feet under|in a (?:body bag|coffin|box|"
-    r"grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b(?:funeral|service|cemetery|"
-    r"buried|burial|rest in peace|rip|passed away|died)\b)|\bi(?:'ll| will|'m going to|'m gonna|"
-    r" am going to) (?:make sure|see to it|guarantee|ensure) (?:that )?(?:no(?:body| one)|"
+    rf"grave)|in (?:an early|his|her|their|your) grave)\b(?![^.!?]*\b{FUNERAL}\b)|"
+    r"\bi(?:'ll| will|'m going to|'m gonna| am going to) (?:make sure|see to it|guarantee|ensure) "
+    r"(?:that )?(?:no(?:body| one)|"
     r"no other (?:guy|man|woman|girl|boy|person)) (?:will )?(?:ever )?(?:wants? to |will want to |"
     r"can |could )?(?:look at|kiss|touch|recogni[sz]e) (?:her|his|your|"
     r"their) face (?:ever )?again\b"

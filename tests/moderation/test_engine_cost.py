@@ -98,7 +98,8 @@ def test_grouped_word_list_prefers_the_longer_term_at_one_start():
 def test_character_columns_looked_up_per_word_weigh_as_the_n_grams_do(text):
     chars = get_model().featurizer.chars
     normalized = normalize(text)
-    assert chars.weigh_chars(normalized) == chars.weigh(char_ngrams(normalized))
+    cols, vals = chars.char_arrays(normalized)
+    assert (cols.tolist(), vals.tolist()) == chars.weigh(char_ngrams(normalized))
 
 
 def test_forget_texts_empties_every_cache_that_remembers_a_text():

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from moderation.engine import context, multilingual, normalize, pipeline, policies, rules
 from moderation.engine.prefilter import (
     Screened,
-    alternatives_required,
+    read,
     required_literals,
     screened,
 )
@@ -118,7 +118,7 @@ def test_an_alternation_is_screened_alternative_by_alternative():
     source = (
         r"\bhow (?:do|can) i (?:hurt|kill) (?:him|her)\b|\bbest way to (?:poison|drug) my dog\b"
     )
-    assert len(alternatives_required(re.compile(source))) == 2
+    assert len(read(re.compile(source)).alternatives) == 2
     pattern = screened(source)
     # One word of each alternative, but all of neither.
     assert not pattern.may_match("how do i find the best way to train my dog")
