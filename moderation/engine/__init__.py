@@ -10,11 +10,15 @@ verdict). `vocabulary` holds every value a verdict field can take.
 
 from __future__ import annotations
 
+from . import prefilter
 from .escalation import apply_escalation
 from .pipeline import forget_texts, moderate
 from .policies import Instructions, Policy, PolicyParseError, parse_instructions, parse_policies
 from .verdict import POLICY_VERSION, Usage, Verdict, VerdictDict
 from .vocabulary import CATEGORIES
+
+# Every module-level pattern is compiled by now: their readings are kept for the next process.
+prefilter.keep_readings()
 
 __all__ = [
     "CATEGORIES",

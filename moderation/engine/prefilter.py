@@ -19,6 +19,10 @@ result, only skips work whose result is known (tests hold every engine pattern t
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 import re
 import re._constants as sre
 import re._parser as sre_parse
@@ -27,6 +31,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import ahocorasick
@@ -198,6 +203,97 @@ def _branch_of(op: Any, arg: Any) -> list[Any] | None:
     return None
 
 
+class _Readings:
+    """Readings of the screened patterns, kept on disk between processes: reading several
+    hundred syntax trees costs seconds at every start. The file is named by a digest of this
+    module's source and of the Python version (whose parser the readings come from), so a change
+    to either reads every pattern anew; in it each reading is found by a digest of its
+    pattern and flags. A file that cannot be read or written is no error: patterns are read."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, Any] | None = None
+        self._used: dict[str, Any] = {}
+        self._unsaved = False
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def path() -> Path:
+        from .encoder import cache_dir
+
+        source = Path(__file__).read_bytes() + sys.version.encode()
+        return cache_dir() / f"prefilter-{hashlib.sha256(source).hexdigest()[:16]}.json"
+
+    def _load(self) -> dict[str, Any]:
+        if self._known is None:
+            try:
+                known = json.loads(self.path().read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                known = {}
+            self._known = known if isinstance(known, dict) else {}
+        return self._known
+
+    def of(self, pattern: re.Pattern[str]) -> Reading:
+        key = f"{pattern.flags}:{pattern.pattern}".encode("utf-8", "surrogatepass")
+        digest = hashlib.sha256(key).hexdigest()
+        with self._lock:
+            entry = self._load().get(digest)
+            reading = _decoded(entry) if entry is not None else None
+            if reading is None:
+                reading = read(pattern, MAX_SETS)
+                entry = _encoded(reading)
+                self._unsaved = True
+            self._used[digest] = entry
+        return reading
+
+    def save(self) -> None:
+        """Write the readings of this process's patterns, if any was read anew (atomically,
+        so processes may race)."""
+        with self._lock:
+            if not self._unsaved:
+                return
+            target = self.path()
+            temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+            with contextlib.suppress(OSError):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                temporary.write_text(json.dumps(self._used, sort_keys=True), encoding="utf-8")
+                os.replace(temporary, target)
+                self._unsaved = False
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+
+
+def _encoded(reading: Reading) -> list[Any]:
+    return [
+        [sorted(need) for need in reading.needs],
+        [[sorted(need) for need in alternative] for alternative in reading.alternatives],
+    ]
+
+
+def _decoded(entry: Any) -> Reading | None:
+    """The reading an entry of the file holds; None for anything else."""
+    try:
+        needs, alternatives = entry
+        reading = Reading(
+            tuple(frozenset(need) for need in needs),
+            tuple(tuple(frozenset(need) for need in alternative) for alternative in alternatives),
+        )
+    except (TypeError, ValueError):
+        return None
+    sets = [*reading.needs, *(need for a in reading.alternatives for need in a)]
+    if not all(need and all(isinstance(s, str) and s for s in need) for need in sets):
+        return None
+    return reading
+
+
+_READINGS = _Readings()
+
+
+def keep_readings() -> None:
+    """Save the readings of the patterns created so far for the next process (the engine
+    calls it once its modules are loaded)."""
+    _READINGS.save()
+
+
 class _Literals:
     """Every screened pattern's literal strings, numbered, and the automaton that finds them."""
 
@@ -251,7 +347,7 @@ class Screened:
         self.flags = raw.flags
         self.groups = raw.groups
         self.groupindex = raw.groupindex
-        reading = read(raw, MAX_SETS)
+        reading = _READINGS.of(raw)
         self._needs = self._numbered(reading.needs)
         # An alternation's alternatives, each with its own sets, when every one has some.
         alternatives = [self._numbered(a) for a in reading.alternatives]
@@ -272,14 +368,24 @@ class Screened:
 
     def may_match(self, text: str) -> bool:
         """False only when no match can be in `text`."""
-        if not self._needs:
+        # Plain loops: this runs thousands of times per text, and a generator per call cost
+        # more than the test itself.
+        needs = self._needs
+        if not needs:
             return True
         found = found_in(text)
-        if any(need.isdisjoint(found) for need in self._needs):
-            return False
-        return not self._any_of or any(
-            not any(need.isdisjoint(found) for need in alternative) for alternative in self._any_of
-        )
+        for need in needs:
+            if need.isdisjoint(found):
+                return False
+        if not self._any_of:
+            return True
+        for alternative in self._any_of:
+            for need in alternative:
+                if need.isdisjoint(found):
+                    break
+            else:
+                return True
+        return False
 
     def owns(self, match: re.Match[str]) -> bool:
         return match.re is self.raw

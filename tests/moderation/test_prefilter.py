@@ -8,16 +8,19 @@ the hand-written training rows.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderation.engine import context, multilingual, normalize, pipeline, policies, rules
+from moderation.engine import context, multilingual, normalize, pipeline, policies, prefilter, rules
 from moderation.engine.prefilter import (
+    MAX_SETS,
     Screened,
     read,
     required_literals,
@@ -205,3 +208,71 @@ def test_engine_patterns_find_the_same_on_real_text_screened_or_not():
                 skipped += 1
                 assert pattern.raw.search(piece) is None, (name, piece)
     assert skipped > 0.5 * len(pieces) * len(SCREENED)
+
+
+def test_every_engine_pattern_holds_the_reading_its_syntax_gives():
+    """Whether read now or loaded from the file an earlier process saved."""
+    for name, pattern in ENGINE_PATTERNS:
+        fresh = Screened(pattern.raw)
+        assert (pattern._needs, pattern._any_of) == (fresh._needs, fresh._any_of), name
+
+
+def _readings_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> prefilter._Readings:
+    monkeypatch.setenv("ENCODER_CACHE_DIR", str(tmp_path))
+    return prefilter._Readings()
+
+
+PATTERN = re.compile(r"\b(?:kill|murder)(?:s|ed)? (?:him|her)\b|\bhow to poison\b")
+
+
+def test_a_later_process_takes_the_saved_readings_without_reading(tmp_path, monkeypatch):
+    first = _readings_in(tmp_path, monkeypatch)
+    expected = first.of(PATTERN)
+    assert expected.alternatives
+    first.save()
+    assert [p.name for p in tmp_path.iterdir()] == [first.path().name]
+
+    def unread(*_args: object) -> None:
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(prefilter, "read", unread)
+    assert prefilter._Readings().of(PATTERN) == expected
+    # A pattern the file does not hold is read.
+    with pytest.raises(AssertionError, match="read again"):
+        prefilter._Readings().of(re.compile(r"\bpoison (?:him|her)\b"))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json",
+        "[1, 2]",
+        '{"%s": [[["ki"], []], "x"]}',
+        '{"%s": [[[1]], []]}',
+        '{"%s": [[[]], []]}',
+        '{"%s": [[[""]], []]}',
+    ],
+)
+def test_a_damaged_file_is_no_error_and_its_patterns_are_read(tmp_path, monkeypatch, content):
+    readings = _readings_in(tmp_path, monkeypatch)
+    digest = hashlib.sha256(f"{PATTERN.flags}:{PATTERN.pattern}".encode()).hexdigest()
+    readings.path().write_text(content.replace("%s", digest) if "%s" in content else content)
+    assert readings.of(PATTERN) == read(PATTERN, MAX_SETS)
+
+
+def test_the_file_is_named_by_the_python_version(tmp_path, monkeypatch):
+    readings = _readings_in(tmp_path, monkeypatch)
+    here = readings.path()
+    monkeypatch.setattr(sys, "version", "3.99.0 (elsewhere)")
+    assert readings.path() != here
+    assert readings.path().parent == here.parent == tmp_path
+
+
+def test_an_unwritable_cache_is_no_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("ENCODER_CACHE_DIR", str(blocker / "cache"))
+    readings = prefilter._Readings()
+    assert readings.of(PATTERN) == read(PATTERN, MAX_SETS)
+    readings.save()
+    assert not (blocker / "cache").exists()
