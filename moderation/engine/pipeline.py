@@ -622,6 +622,7 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
             or rules.helping_someone_else(c)
             or rules.offers_help_about(normalized, c)
             or rules.cares_for_others(normalized, c)
+            or rules.asks_about_self_harm(c)
             or parts.denied(c, category, f.learned_only, thresholds)
             for c in carriers
         )

@@ -1030,6 +1030,11 @@ def _hate_statement(normalized: str) -> bool:
         for pattern in patterns:
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
+        if any(
+            _asserted(sentence, m) and not _BELIEF_NAMED.search(sentence, 0, m.start())
+            for m in _SUPREMACY.finditer(sentence)
+        ):
+            return True
         if foreign and _FOREIGN_RIGHTS_DENIED.search(sentence):
             return True
         # "J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "Juden?
@@ -3100,6 +3105,46 @@ def cares_for_others(text: str, sentence: str) -> bool:
     )
 
 
+# Self-harm or suicide named as a subject: "self-harm", "suicide", "eating disorders".
+_SELF_HARM_SUBJECT = screened(
+    r"\b(?:self-?harm(?:ing)?|self-?injury|self-?mutilation|suicides?|suicidal (?:thoughts|"
+    r"ideation|feelings|behaviou?r)|eating disorders?|anorexia|bulimia)\b"
+)
+# What it is, why or how often people do it, how to talk of it: "What is self-harm?", "Why do
+# teenagers self-harm?", "How do I talk to my daughter about suicide?".
+_ABOUT_A_SUBJECT = screened(
+    r"^(?:what (?:exactly |actually |really )?(?:is|are|does|causes)|why (?:exactly |really )?"
+    r"(?:do|does|is|are|would)|how (?:common|often|"
+    r"widespread|prevalent) |how (?:do|can|should) (?:i|we|parents|teachers) (?:talk|speak|"
+    r"explain|teach)|is (?:it|there)|are there|can you explain|explain)\b|\b(?:talk|speak) to "
+    r"(?:my|our|a|the|your) \w+ about\b"
+)
+# A way, a means or an amount asked for: "what is the most painless way", "how many pills".
+_ASKS_A_WAY = screened(
+    r"\b(?:ways?|methods?|painless|quickest|easiest|fastest|lethal|fatal|deadly|doses?|"
+    r"overdose|how (?:much|many|deep|long|far)|which (?:pills|drugs|tablets|veins?|bridge)|"
+    r"where (?:to|should|can|do))\b"
+)
+# The reader urged ("you should", "just do it"); "why do teenagers do it?" urges no one.
+_URGES_THE_READER = screened(
+    r"\b(?:you|u) (?:should|must|need to|ought to|have to)\b|\b(?:go ahead|just do it)\b"
+)
+
+
+def asks_about_self_harm(sentence: str) -> bool:
+    """A question about self-harm or suicide as a subject (what it is, why people do it, how to
+    talk of it) that says nothing of the writer's own harm, urges no one and asks for no way,
+    means or amount: "What is self-harm and why do teenagers do it?"."""
+    sentence = sentence.strip()
+    return bool(
+        _SELF_HARM_SUBJECT.search(sentence)
+        and _ABOUT_A_SUBJECT.search(sentence)
+        and not _OWN_SELF_HARM.search(sentence)
+        and not _ASKS_A_WAY.search(sentence)
+        and not _URGES_THE_READER.search(sentence)
+    )
+
+
 def helping_someone_else(sentence: str) -> bool:
     """The sentence asks how to help someone else who is at risk of self-harm."""
     return bool(_HELP_ASKED.search(sentence) and _SOMEONE_ELSE_AT_RISK.search(sentence))
@@ -3125,6 +3170,18 @@ _SELF_HARM_ASKED = screened(
 )
 
 
+# Ways of suicide or self-harm asked for: "explain suicide methods", "list ways to kill
+# yourself", "what are the most effective methods of self-harm".
+_SELF_HARM_WAYS_ASKED = screened(
+    r"\b(?:explain|list|describe|name|tell me|give me|show me|teach me|what are|which are|"
+    r"i need|i want)\b[^.!?]{0,30}?\b(?:(?:suicide|self-?harm|self-?injury|cutting) (?:methods?|"
+    r"techniques?)|(?:methods?|ways?|techniques?) (?:of|for|to) (?:suicide|self-?harm|"
+    r"commit(?:ting)? suicide|kill(?:ing)? (?:myself|yourself|oneself)|end(?:ing)? (?:my|your|"
+    r"one'?s) (?:own )?life|hurt(?:ing)? (?:myself|yourself|oneself)))\b"
+    r"(?! prevention| awareness| risk)"
+)
+
+
 def detect_self_harm(normalized: str) -> list[Finding]:
     """Self-harm intent, judged in the sentence that states it: recovery talk ("I used to ...",
     "my therapist") in that sentence makes it past or supported; elsewhere it does not."""
@@ -3140,6 +3197,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
             _FOREIGN_SELF_HARM,
             _FOREIGN_ENCOURAGE,
             _SELF_HARM_ASKED,
+            _SELF_HARM_WAYS_ASKED,
         ):
             # "I'm not going to kill myself" states no intent: a denied act is skipped.
             # The words just before count: "no voy a matarme", "je ne vais pas me tuer".
@@ -4146,15 +4204,27 @@ _CRIME_HOWTO = screened(
 )
 # Breaking in or stealing asked for: "how do I break into my neighbor's house while they're away",
 # "best way to shoplift from Walmart" (not one's own locked car, not "break into the industry").
+# What is broken into or stolen: "my neighbour's house", "a car", "the jewellery shop".
+_THEFT_TARGET = (
+    r"(?:my neighbou?r'?s?|someone'?s?|somebody'?s?|a|an|the|his|her|their|that|this|[a-z]+'s)"
+    r"\s+(?:\w+\s+)?(?:house|home|flat|apartment|car|truck|shop|store|bank|safe|office|garage|"
+    r"shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|gas station|"
+    r"petrol station)s?\b"
+)
 _THEFT_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:break into|break in to|burgle|burglari[sz]e|rob|loot|"
     r"steal(?: from)?|shoplift(?: from)?|hotwire|pick the lock "
-    r"(?:on|of))\s+(?:my neighbou?r'?s?|someone'?s?|somebody'?s?|a|an|the|his|her|their|that|"
-    r"this|[a-z]+'s)\s+(?:\w+\s+)?(?:house|home|flat|apartment|car|truck|shop|store|bank|safe|"
-    r"office|garage|shed|walmart|target|tesco|supermarket|mall|jewelry store|jewellery shop|atm|"
-    r"gas station|petrol station)s?\b"
+    rf"(?:on|of))\s+{_THEFT_TARGET}"
     # Shoplifting or pickpocketing, wherever: "what's the best way to shoplift from Walmart".
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:shoplift|pickpocket|pick pockets)\b"
+)
+# The same asked for as a guide: "give me a step-by-step guide to stealing a car", "tips for
+# shoplifting".
+_THEFT_GUIDE = screened(
+    r"\b(?:guides?|tips|instructions|tutorial|advice|a plan)\s+(?:to|for|on)\s+(?:successfully\s+|"
+    r"quietly\s+|easily\s+|safely\s+)?(?:(?:stealing|robbing|burgling|burglari[sz]ing|breaking "
+    rf"into|looting|hotwiring|picking the lock (?:on|of))\s+{_THEFT_TARGET}|shoplifting\b|"
+    r"pickpocketing\b|carjacking\b)"
 )
 _FRAUD_HOWTO = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:run|pull off|set up|do|start|create|make|operate|"
@@ -4727,6 +4797,7 @@ _ATROCITY_REPEATED = screened(
     rf"in|at) )?(?:the\s+)?(?:\w+\s+)?{_ATROCITY}"
 )
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
+_THEFT_REQUEST = _asked("ILLEGAL", "Asks for help to break in or steal.")
 _REPEAT_REQUEST = _asked("VIOLENCE", "Asks how past mass violence was done, in order to repeat it.")
 _MEANS_REQUEST = _asked("VIOLENCE", "Asks for the means to hurt someone it names.")
 _DETAIL_REQUEST = _asked(
@@ -4738,7 +4809,8 @@ _REQUESTS: tuple[tuple[Screened, Screened | None, Screened | None, Finding], ...
     (_HARMFUL_HOWTO, None, None, _HURT_REQUEST),
     (_ATROCITY_REPEATED, None, None, _REPEAT_REQUEST),
     # "How do I steal a car in GTA 5?" is a game move.
-    (_THEFT_HOWTO, _FICTION, None, _asked("ILLEGAL", "Asks for help to break in or steal.")),
+    (_THEFT_HOWTO, _FICTION, None, _THEFT_REQUEST),
+    (_THEFT_GUIDE, _FICTION, None, _THEFT_REQUEST),
     (_CRIME_HOWTO, None, None, _asked("ILLEGAL", "Asks for help to commit a crime.")),
     (
         _HARASS_HOWTO,
@@ -4830,6 +4902,23 @@ _WITH_CONSENT = screened(
 _FRAUD_REQUEST = Finding(
     "ILLEGAL", ("FRAUD", "HARMFUL_INSTRUCTIONS"), "HIGH", 0.9, "Asks for help to commit fraud."
 )
+# Money demanded under a threat to expose someone: "send me $500 in bitcoin or I'll post the
+# photos everywhere", "pay me 2,000 euros or your wife sees the video".
+_EXTORTION = screened(
+    r"\b(?:send|pay|give|transfer|wire)\s+(?:me\s+|us\s+)?(?:\$|€|£)?\s?\d[\d,.]*\s*(?:k\s+)?"
+    r"(?:dollars\s+|euros\s+|pounds\s+|bucks\s+|usd\s+)?(?:in\s+)?(?:bitcoin\s+|btc\s+|crypto\s+|"
+    r"gift cards\s+)?or\s+(?:else\s+)?(?:(?:i'?ll|i will|i'?m going to|i'?m gonna|we'?ll|"
+    r"we will)\s+(?:\w+\s+)?(?:post|leak|share|send|publish|release|show|forward)|"
+    r"(?:your|the) \w+ (?:will )?(?:sees?|gets?))\s+(?:\w+\s+){0,2}?(?:photos?|pics?|pictures?|"
+    r"nudes|videos?|messages|screenshots|chats|recordings?|tapes?|everything)\b"
+)
+_EXTORTED = Finding(
+    "HARASSMENT",
+    ("HARASSMENT", "THREAT"),
+    "HIGH",
+    0.9,
+    "Demands money under a threat to expose someone.",
+)
 _SHARED_IMAGES = Finding(
     "SEXUAL",
     ("SEXUAL", "HARASSMENT", "NON_CONSENSUAL_IMAGES"),
@@ -4875,6 +4964,8 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     forced = _SEX_WITHOUT_CONSENT.search(normalized)
     if forced and not _NCII_PROTECTIVE.search(normalized) and not _FICTION.search(normalized):
         return [_FORCE_FINDING]
+    if _EXTORTION.search(normalized) and not _FICTION.search(normalized):
+        return [_EXTORTED]
     return []
 
 
@@ -5218,6 +5309,18 @@ _CODED_HATE = screened(
     r"\b13 ?(?:%|percent)[^.!?]{0,40}?\b50 ?(?:%|percent) of (?:the |all )?(?:crimes?|murders?|"
     r"homicides?|violent crimes?|violence)\b|"
     r"\b13 ?/ ?50\b(?=[^.!?]{0,40}\b(?:crime|blacks?|do the math|stats|statistics|facts)\b)"
+)
+# One race or people set above the others: "the white race is superior", "Aryans are the master
+# race".
+_SUPREMACY = screened(
+    r"\b(?:white|aryan|black|nordic|germanic|anglo-saxon|jewish|arab|asian|european|african)\s+"
+    r"(?:race|people|blood)\s+(?:is|are)\s+(?:\w+\s+)?(?:superior|supreme|the (?:master|"
+    r"superior) race)\b|\b\w+\s+are\s+the\s+(?:master|superior)\s+race\b"
+)
+# A belief named, not held: "white supremacy is the belief that white people are supreme".
+_BELIEF_NAMED = screened(
+    r"\b(?:belief|beliefs|believes?|believed|idea|notion|claims?|claimed|myth|lie|theory|"
+    r"ideology|propaganda|view)\s+(?:is\s+)?that\s+(?:the\s+)?$"
 )
 _ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED, _CODED_HATE)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
