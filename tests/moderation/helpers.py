@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from moderation.engine import VerdictDict
+from moderation.engine import VerdictDict, moderate
 
 # The fields every verdict carries; redacted_content is added on REDACT only.
 VERDICT_FIELDS: frozenset[str] = frozenset(VerdictDict.__annotations__) - {"redacted_content"}
@@ -42,3 +42,15 @@ def assert_child_safety_rule(v: Any) -> None:
         365,
     )
     assert v.auto_fail and v.confidence == 1.0
+
+
+def assert_not_flagged(text: str) -> None:
+    """The engine lets `text` through (ALLOWED or softened; never DISALLOWED)."""
+    v = moderate(text)
+    assert v.status != "DISALLOWED", (text, v.category, v.detected_signals)
+
+
+def assert_flagged_as(text: str, category: str) -> None:
+    """The engine blocks `text` with `category` as its main category."""
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", category), (text, v.detected_signals)
