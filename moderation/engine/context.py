@@ -649,13 +649,36 @@ def _neutralise(match: re.Match[str]) -> str:
     return _NEUTRAL_VERB.sub(_neutral, match.group(0))
 
 
+# Pests named at the start of a sentence where they live or bite, then killed as "them" in the
+# next: "Wasps built a nest under the roof. What's the best way to kill them?". The pests are the
+# subject, so "them" is the pests (not "those rats in parliament ... I'll kill them", with no
+# home or nest named).
+_PESTS_THEN_THEM = screened(
+    r"(?:^|(?<=[.!?] )|(?<=\n))\W*(?:(?:the|these|those|some|my|our|little|tiny)\s+)?(?:\w+\s+)?"
+    r"(?:pests|bugs|bed ?bugs|aphids|lice|fleas|ticks|mites|ants|roaches|cockroaches|"
+    r"mosquito(?:e?s)|flies|gnats|wasps|hornets|spiders|termites|moths|slugs|snails|weevils|mice|"
+    r"rats|rodents|moles|voles|pigeons|squirrels|raccoons|weeds)\b[^.!?\n]*?\b(?:house|home|"
+    r"basement|attic|loft|kitchen|garden|yard|walls?|roof|garage|cellar|apartment|flat|pantry|"
+    r"shed|bedroom|bathroom|nest|hive|infest\w*|bit(?:e|es|ing)?|crawl\w*|plants|cables|lawn|"
+    r"veg\w*|crops|cupboards?|bins?)\b[^.!?\n]*[.!?]\s+[^.!?\n]*?"
+    r"\b(?P<act>(?:kill(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|get(?:ting)? rid of|trap(?:ping)?|"
+    r"poison(?:ing)?|squash(?:ing)?|drown(?:ing)?|destroy(?:ing)?)\s+them)\b"
+)
+
+
+def _pests_named(match: re.Match[str]) -> str:
+    start, end = match.span("act")
+    whole = match[0]
+    return whole[: start - match.start()] + "swat the bug" + whole[end - match.start() :]
+
+
 @lru_cache(maxsize=4096)
 def benign_senses(normalized: str) -> str:
     """`normalized` with the harmless senses of violent words rewritten into neutral words."""
     text = normalized
     for pattern, replacement in _BENIGN:
         text = pattern.sub(replacement or _neutralise, text)
-    return text
+    return _PESTS_THEN_THEM.sub(_pests_named, text)
 
 
 # A question of law about force used against an attacker: "If someone breaks in and I hit them

@@ -873,7 +873,8 @@ _UNFIT = screened(
 # "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
 # a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
 _FORCED_ON = screened(
-    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
+    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|"
+    rf"deserves)\s+(?:to\s+)?"
     r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
     r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
     r"(?:taught|given) a lesson)\b"
@@ -1630,12 +1631,21 @@ _ASK = (
     r"(?: how to)?|give me (?:a |some )?(?:way|ways|ideas|tips|steps|a plan|instructions) to|"
     r"teach me (?:how )?to|(?:show|tell) me how to|walk me through|help me|"
     r"tips (?:for|on) how to|steps to|guide (?:to|for)|instructions (?:to|for)|explain how to|"
-    r"i (?:want|need) to (?:know|learn) how to|where can i learn to|recipe (?:to|for))"
+    r"i (?:want|need) to (?:know|learn) how to|where can i learn to|recipe (?:to|for)|"
+    # The same help given, in an answer: "here's how to", "sure, to make it you'll need",
+    # "here are some tips to", "the easiest way to ... is".
+    r"(?:here'?s|here is|this is) how (?:to|you can|you)|(?:i can|i'?ll|i will|let me) help "
+    r"you(?: to)?|(?:here are|these are) (?:some |a few "
+    r"|the )?(?:\w+ )?(?:tips|ways|steps|ideas|instructions) (?:to|for)|the (?:best|easiest|"
+    r"quickest|fastest|simplest|surest|most reliable|most effective) way to|(?:^|(?<=[.!?:] )|"
+    r"(?<=\n))(?:(?:sure|ok|okay|of course|absolutely|yes|certainly|alright),? )?to)"
 )
 # What is asked to be written: "write", "draft", "give me", "help me write".
 _CREATE = (
     r"(?:write|draft|compose|create|generate|make|give me|come up with|craft|produce|"
-    r"help me (?:write|draft|make|come up with))"
+    r"help me (?:write|draft|make|come up with)|"
+    # The writing handed over, in an answer: "here's a phishing email: ...".
+    r"here'?s|here is)"
 )
 _WEAPON = (
     r"(?:(?:a |an |the |some )?(?:pipe |nail |car |truck |pressure cooker |homemade |home-?made "
@@ -2822,9 +2832,10 @@ _CUT_WHERE = screened(
 )
 # Self-harm hidden from those who would help: "tips for hiding cuts from my parents".
 _SELF_HARM_HIDDEN = screened(
-    r"\b(?:hid(?:e|es|ing)|cover(?:s|ing)? up|conceal(?:s|ing)?)\s+(?:my |the |these |those |"
-    r"fresh |new |all (?:the |my )?)?(?:cuts|scars|self-?harm|burns|wounds|fresh marks)\s+from\s+"
-    r"(?:my |the |our |his |her )?(?:parents|mum|mom|dad|family|teachers?|school|friends|everyone|"
+    r"\b(?:hid(?:e|es|ing)|cover(?:s|ing)? up|conceal(?:s|ing)?)\s+(?:my |your |the |these |"
+    r"those |fresh |new |all (?:the |my |your )?)?(?:cuts|scars|self-?harm|burns|wounds|"
+    r"fresh marks)\s+from\s+(?:my |your |the |our |his |her )?(?:parents|mum|mom|dad|family|"
+    r"teachers?|school|friends|everyone|"
     r"people|boyfriend|girlfriend|husband|wife|partner|therapist|doctor|nurse|counsell?or)\b"
 )
 _SELF_HARM_INTENT = screened(
@@ -3615,6 +3626,14 @@ _ACCESS_TO_CHILDREN = screened(
     rf"(?:(?:a|an|the|some|little|young|lonely|vulnerable|shy)\s+)*(?:{_UNDER_18}|kids?|"
     rf"children|child|minors?|girls?|boys?|teens?|teenagers?)\b"
 )
+# Access to children away from other adults, sought or shown how to get: "how can I get
+# unsupervised access to kids", "to get unsupervised access to children, volunteer at ..." (not
+# time with the children one babysits, which parents grant).
+_UNSUPERVISED_ACCESS = screened(
+    rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:unsupervised|private) (?:access to|contact with)\s+"
+    rf"(?:(?:a|an|some|little|young|lonely|vulnerable|shy)\s+)*(?:{_UNDER_18}|kids?|children|"
+    rf"child|minors?|girls?|boys?|teens?|teenagers?)\b"
+)
 _PURPOSE_HIDDEN = screened(
     r"\bso (?:that )?(?:nobody|no one|noone|they|people|her parents|his parents|the parents|"
     r"their parents|the police|the cops|anyone) (?:\w+ )?(?:suspects?|finds? out|notices?|"
@@ -3690,6 +3709,8 @@ def _grooming(normalized: str) -> bool:
         _PURPOSE_HIDDEN.search(normalized)
         or (_ASKED_FOR_ANOTHER.search(normalized) and _PLAN_OWNED.search(normalized))
     ):
+        return True
+    if _UNSUPERVISED_ACCESS.search(normalized):
         return True
     if _USED_TO_TOUCH.search(normalized) and (_MINOR.search(normalized) or _AGE.search(normalized)):
         return True
@@ -4238,11 +4259,13 @@ _FRAUD_HOWTO = screened(
     rf"|\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:launder money|launder (?:the|my) money|steal (?:\w+'?s? )?"
     rf"(?:identity|identities|credit card|card numbers|passwords?|bank details)|"
     rf"forge (?:a |an )?(?:signature|check|cheque|passport|document)|counterfeit money|"
-    rf"make counterfeit|hack (?:into )?(?:someone'?s|somebody'?s|an?|her|his|their|my (?:\w+ )?"
-    rf"{_RELATION}'?s?) (?:\w+ )?(?:account|phone|email|instagram|facebook|snapchat|whatsapp|"
+    rf"make counterfeit|hack (?:into )?(?:someone'?s|somebody'?s|an?|her|his|their|"
+    rf"(?:my|your) (?:\w+ )?{_RELATION}'?s?) (?:\w+ )?(?:account|phone|email|instagram|facebook|"
+    rf"snapchat|whatsapp|"
     rf"icloud|gmail|tiktok|twitter|laptop|computer)|(?:get|log|break|sneak) "
-    rf"(?:in)?to (?:someone'?s|somebody'?s|her|his|my (?:\w+ )?{_RELATION}'?s?) (?:\w+ )?"
-    rf"(?:account|phone|email|inbox|instagram|facebook|snapchat|whatsapp|icloud|messages))\b"
+    rf"(?:in)?to (?:someone'?s|somebody'?s|her|his|(?:my|your) (?:\w+ )?"
+    rf"{_RELATION}'?s?) (?:\w+ )?(?:account|phone|email|inbox|instagram|facebook|snapchat|whatsapp|"
+    rf"icloud|messages))\b"
     # Fraud written: "write a phishing email that looks like it comes from PayPal", "a script
     # to scam elderly people over the phone" (not for an awareness training).
     rf"|\b{_CREATE}\s+(?:me\s+)?(?:an? |some |the )?(?:\w+\s+)?(?:phishing|scam|"
@@ -5126,7 +5149,8 @@ _FOREIGN_SELF_HARM = screened(
     r"soir|cette nuit|esta noche)\b[^.!?]{0,30}?\b(?:ist (?:es|alles) vorbei|ist schluss|ist es "
     r"aus|c'?est fini|tout (?:sera|est) fini|tout s'arrete|j'en finis|se acab\w+|todo (?:se )?"
     r"acab\w+|termin\w+ todo|acabo con todo)|"
-    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
+    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|"
+    r"schluck\w*)\b"
     r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
     r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
     r"aufhangen|erhangen|vor den zug werfen)\b|\blass den motor laufen\b|"
@@ -5445,7 +5469,8 @@ _FOREIGN_INSULT = screened(
     r"(?<!no )\b(?:t'es|tu es|du bist|ihr seid|eres|sois)\s+(?:(?:vraiment|trop|tellement|si|"
     r"so|echt|voll|total|wirklich|la|el|lo|mas|muy|tan|un|una|ein|eine|einfach|juste)\s+){0,3}"
     r"(?:moche|nulle?(?! (?:au|aux|en|a|dans)\b)|inutile|degueulasse|pathetique|repugnante?|"
-    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|inutil|"
+    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|"
+    r"inutil|"
     r"patetic[ao]|asqueros[ao]|estupid[ao])\b|"
     # An insult as the first word, said to someone: "Puta barata, lárgate de mi canal".
     r"(?:^|[.!?]\s+)(?:sale |espece de |du |pinche |maldit[ao] )?(?:puta barata|puta|zorra|"
@@ -5517,7 +5542,8 @@ _FOREIGN_HOSTILE = screened(
     r"gewalttatig\w*|vag[oa]s|suci[oa]s|estupid[oa]s|tont[oa]s|peligros[oa]s|violent[oa]s|"
     r"(?<!de )(?<!d')(?<!par )(?<!von )(?<!por )(?<!vor )"
     rf"{_FOREIGN_CRIMINALS}|dehors|raus|fuera|degagez|verschwindet|largaos|maltrait\w*|"
-    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|toten|matar|"
+    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|"
+    r"toten|matar|"
     r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
 )
 # Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.

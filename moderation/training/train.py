@@ -53,6 +53,7 @@ AILUMINATE_PATH = TRAINING_DIR / "data" / "ailuminate.jsonl.gz"
 CHAT_MESSAGES_PATH = TRAINING_DIR / "data" / "chat_messages.jsonl.gz"
 FUNCTIONAL_PATH = TRAINING_DIR / "data" / "functional.jsonl.gz"
 PROMPTS_PATH = TRAINING_DIR / "data" / "prompts.jsonl.gz"
+ANSWERS_PATH = TRAINING_DIR / "data" / "answers.jsonl.gz"
 # Licensed labelled sets besides the dev file (README.md): name -> rebuilt file. Only their
 # tuning parts are trained on; the benchmark scores their holdout parts.
 EXTRA_SETS: dict[str, Path] = {"toxigen": TOXIGEN_PATH, "ethos": ETHOS_PATH}
@@ -62,12 +63,15 @@ EXTRA_SETS: dict[str, Path] = {"toxigen": TOXIGEN_PATH, "ethos": ETHOS_PATH}
 # tests written for Nova (hate speech, over-flagging, violence and harassment, French, German
 # and Spanish), each row naming its suite and the function it tests; and chatbot prompts written
 # for Nova on 2026-12-03 (harmless prompts with alarming words, harmful ones and requests for
-# harmful help), whose tuning part the rules of policy 2026.12.85 were written from.
+# harmful help), whose tuning part the rules of policy 2026.12.85 were written from; and
+# chatbot answers written the same day (what the output guard reads: harmless answers on
+# alarming subjects, and answers that give harmful help), which policy 2026.12.86 came from.
 EVAL_ONLY_SETS: dict[str, Path] = {
     "ailuminate": AILUMINATE_PATH,
     "chat": CHAT_MESSAGES_PATH,
     "functional": FUNCTIONAL_PATH,
     "prompts": PROMPTS_PATH,
+    "answers": ANSWERS_PATH,
 }
 
 HEADS: tuple[str, ...] = (ANY, *LEARNED_CATEGORIES)
