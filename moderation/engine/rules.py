@@ -1638,7 +1638,11 @@ _ASK = (
     r"you(?: to)?|(?:here are|these are) (?:some |a few "
     r"|the )?(?:\w+ )?(?:tips|ways|steps|ideas|instructions) (?:to|for)|the (?:best|easiest|"
     r"quickest|fastest|simplest|surest|most reliable|most effective) way to|(?:^|(?<=[.!?:] )|"
-    r"(?<=\n))(?:(?:sure|ok|okay|of course|absolutely|yes|certainly|alright),? )?to)"
+    r"(?<=\n))(?:(?:sure|ok|okay|of course|absolutely|yes|certainly|alright),? )?to"
+    # ... when what follows says how: "to stalk her, install ...", "to make it you'll need"
+    # (not "to hurt someone you love is the worst feeling").
+    r"(?=[^.!?;]*(?:,|\byou(?:'ll| will| would|'d)? (?:need|have to|should|can|must|want)\b|"
+    r"\bfirst\b)))"
 )
 # What is asked to be written: "write", "draft", "give me", "help me write".
 _CREATE = (

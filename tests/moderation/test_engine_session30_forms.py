@@ -125,6 +125,9 @@ def test_answers_that_give_harmful_help_are_flagged(text, category):
         "Volunteers must never have unsupervised access to children.",
         "Here are some ways to hide your cables behind the TV.",
         "The easiest way to beat the final boss is to use fire arrows.",
+        # An infinitive that is the subject, not a purpose followed by how.
+        "To hurt someone you love is the worst feeling in the world.",
+        "To poison someone's coffee is a cowardly act.",
     ],
 )
 def test_harmless_answers_are_not_flagged(text):
