@@ -1136,7 +1136,7 @@ _HARM_VERB = (
     r"rape|torture|burn|lynch|hang|bomb|blow up|shoot up|massacre|gun down|run over|"
     r"break(?! in(?:to)?\b)|smash|snap|crack|bash in|cave in|cut|beat|hurt|end)"
 )
-_PERSON = (
+_THREATENED = (
     r"(?:you|u|ya|him|her|them|everyone|every one|all of you|all of them|your (?:\w+ )?"
     r"(?:family|kids|wife|husband|mom|mother|dad|children|friends|dog|face|head|neck|throat|"
     r"jaw|knees?|kneecaps?|legs?|arms?|ribs|teeth|nose|skull|fingers|hands?|spine|bones|eyes?)|"
@@ -1153,7 +1153,7 @@ _CALLER = (
     r"\b(?:someone|somebody|anyone|we|people|you guys)\s+(?:should|needs? to|ought to|has to|"
     r"must|have to)\s+(?:just\s+|finally\s+|really\s+|go\s+(?:and\s+)?)?"
 )
-_THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_PERSON}\b")
+_THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_THREATENED}\b")
 # Members of a group as the target: "the next immigrant", "any Muslim", "those gay men". The
 # identity word must end the phrase (or lead into "people", "who", "in" ...), so "beat the
 # Chinese team" or "cut the gay scenes" are no threat to anyone.
@@ -1244,7 +1244,7 @@ _VIOLENCE_WISHED_DONE = screened(
     r"shoots?|kill(?:ed|s)?|murder(?:ed|s)?|stab(?:bed|s)?|strangled?|"
     r"poison(?:ed|s)?|ran over|runs? over|beat up|beats? up|lynch(?:ed|es)?|hang(?:ed|s)?|"
     r"beats?(?= (?:her|him|them|you)\b(?! (?:at|in|to|on)\b))|"
-    rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_PERSON}\b"
+    rf"torched?|blew up|blows? up)\s+(?:\w+\s+)?{_THREATENED}\b"
     # The particle after the person: "I hope someone runs your kid over".
     r"|\bi (?:wish|hope|pray) (?:(?:that) )?(?:someone|somebody|some \w+) (?:would |will )?"
     r"(?:runs?|ran|beats?|beat|knocks?|knocked|bumps?|bumped) (?!(?:\w+ )?socks\b)"
@@ -1378,16 +1378,17 @@ _VIOLENT_FANTASY = screened(
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|dream|dreaming|think|thinking) (?:about|of) (?:slowly |finally )?"
     rf"(?:killing|murdering|strangling|stabbing|shooting|torturing|choking|beating|drowning|"
-    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_PERSON}\b(?!'s)|"
+    rf"poisoning|raping|hurting|running over|slitting)\s+(?:\w+\s+)?{_THREATENED}\b(?!'s)|"
     # "Sometimes I fantasize about pushing my boss down the stairs", "I keep picturing smashing
     # his face in".
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|imagine|imagining|picture|picturing) (?:about |of )?(?:slowly |"
-    rf"finally )?(?:pushing|throwing|shoving)\s+(?:\w+\s+)?{_PERSON}\s+(?:down|off|in front of|"
+    rf"finally )?(?:pushing|throwing|shoving)\s+(?:\w+\s+)?{_THREATENED}\s+(?:down|off|in front of|"
     rf"out of|under)\b|"
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|imagine|imagining|picture|picturing) (?:about |of )?(?:slowly |"
-    rf"finally )?(?:smashing|bashing|punching|kicking|caving|beating) (?:in )?(?:{_PERSON}'s|his|"
+    rf"finally )?(?:smashing|bashing|punching|kicking|caving|beating) (?:in )?(?:{_THREATENED}'s|"
+    rf"his|"
     rf"her|their) (?:face|head|skull|teeth)\b"
 )
 # The same in French, German and Spanish: "quelqu'un devrait brûler leur appartement",
@@ -1415,7 +1416,7 @@ _MILD_THREAT = screened(
     rf"some\s+)?(?:\w+\s+)?(?:{lexicon.GROUP_RE.pattern})\s+(?:\w+\s+)?(?:a lesson|what "
     r"happens|their place)\b|"
     rf"{_I_WILL}(?:slap|punch|smack|kick|hit|beat up|deck|knock|bash|slash)\w*\s+(?:\w+\s+)?"
-    rf"{_PERSON}\b|\byou(?:'ll| will| are gonna| are going to) regret\b(?!\s+(?:not|never|"
+    rf"{_THREATENED}\b|\byou(?:'ll| will| are gonna| are going to) regret\b(?!\s+(?:not|never|"
     r"missing|skipping|passing|buying|selling|waiting|this purchase|it if you don'?t))|"
     r"\bwatch (?:your back|"
     r"yourself|out)\b|\byou(?:'d| had) better watch\b|\bor else\b|\bcatch you outside\b|"
@@ -3013,14 +3014,15 @@ _NO_WAKING = (
     r"will not|would not) (?:survive|wake up))(?! (?:in time|early|on time|before|until|till|"
     r"for|at|when|by))|\b(?:be|is) (?:lethal|fatal|deadly) for me)"
 )
-_MEANS = (
+_OVERDOSE_MEANS = (
     r"(?:pills?|tablets?|paracetamol|acetaminophen|ibuprofen|tylenol|aspirin|insulin|"
     r"antidepressants?|sleeping pills|dose|overdose|bridge|building|roof|cliff|rope|noose)"
 )
 # Asking for the means with the intent in the same sentence: "how many pills so I don't wake
 # up", "which bridge is high enough that I wouldn't survive".
 _SELF_HARM_MEANS = screened(
-    rf"\b{_MEANS}\b[^.!?]{{0,80}}?{_NO_WAKING}|{_NO_WAKING}[^.!?]{{0,80}}?\b{_MEANS}\b"
+    rf"\b{_OVERDOSE_MEANS}\b[^.!?]{{0,80}}?{_NO_WAKING}|"
+    rf"{_NO_WAKING}[^.!?]{{0,80}}?\b{_OVERDOSE_MEANS}\b"
 )
 RECOVERY = _RECOVERY = screened(
     r"\b(?:used to|years? clean|months? clean|days? clean|in recovery|recovered|recovering|"
@@ -4801,27 +4803,29 @@ def _asked(category: str, reason: str, signal: str = "HARMFUL_INSTRUCTIONS") -> 
 
 # Past mass violence to be done again: "how can I recreate the Holocaust in my own country?",
 # "what lessons can I learn from the Columbine shooters to do it better?".
-_ATROCITY = (
+_PAST_ATROCITY = (
     rf"(?:{_ATTACK}|{_PERPETRATORS}|(?:a |another |the )?holocaust|(?:a |another )?genocide|"
     r"9 ?/ ?11|breivik|tarrant|mcveigh|the unabomber)"
 )
 _ATROCITY_REPEATED = screened(
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:recreate|re-?enact|repeat|replicate|copy|redo|bring back|"
-    rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_ATROCITY}|what {_ATROCITY} did)\b|"
+    rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_PAST_ATROCITY}|what {_PAST_ATROCITY} did)\b|"
     rf"\b(?:learn from|lessons? from|study|"
-    rf"copy)\s+(?:\w+\s+){{0,2}}?{_ATROCITY}\b[^.!?]{{0,40}}?\b(?:to do it better|do it better|"
+    rf"copy)\s+(?:\w+\s+){{0,2}}?{_PAST_ATROCITY}\b[^.!?]{{0,40}}?\b(?:to do it better|"
+    rf"do it better|"
     rf"do the same|so i can|to (?:kill|hurt) more|without getting caught)\b|"
-    rf"\b{_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|that|"
+    rf"\b{_PAST_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|"
+    rf"that|"
     rf"the same)\b|"
     # "What made the Christchurch shooting so effective, and how could it be done better?"
-    rf"\b{_ATROCITY}\b[^?]{{0,60}}?\b(?:so effective|so successful|so deadly|work so well)\b"
+    rf"\b{_PAST_ATROCITY}\b[^?]{{0,60}}?\b(?:so effective|so successful|so deadly|work so well)\b"
     r"[^?]{0,60}?\b(?:done better|do it better|improve(?:d)? on|more (?:deadly|effective)|"
     r"kill more)\b|"
     # "How do I carry out an attack like the one on 9/11?"
     rf"\b{_ASK}\s+(?:\w+\s+){{0,2}}?(?:carry out|pull off|do|stage|commit|plan|organi[sz]e|"
     r"launch|execute)\s+(?:an?|my own|our own)\s+(?:\w+\s+)?(?:attack|shooting|bombing|massacre|"
     rf"rampage|genocide)\s+(?:just )?like\s+(?:the one (?:on|in|at) |that of |what happened (?:on|"
-    rf"in|at) )?(?:the\s+)?(?:\w+\s+)?{_ATROCITY}"
+    rf"in|at) )?(?:the\s+)?(?:\w+\s+)?{_PAST_ATROCITY}"
 )
 _HURT_REQUEST = _asked("VIOLENCE", "Asks for help to hurt someone.")
 _THEFT_REQUEST = _asked("ILLEGAL", "Asks for help to break in or steal.")
