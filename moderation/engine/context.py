@@ -207,6 +207,14 @@ _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
             r"(?:literally |actually |absolutely )?(?:kill|murder|end) (?=me\b)",
             r"\g<who> will be angry with ",
         ),
+        # French "retard" is a delay, not the English slur: "je suis en retard", "désolé pour le
+        # retard", "dix minutes de retard", "un retard de livraison".
+        (
+            r"\b(?P<w>en|du|de|le|ce|mon|ton|son|notre|votre|leur|les|au|aux|aucun|sans|avec|"
+            r"d')\s?retards?\b|\b(?P<u>un) retard(?= (?:de|d'|du|des|important|considerable|"
+            r"enorme|imprevu)\b)",
+            r"\g<w>\g<u> delai",
+        ),
         # The same in French, German and Spanish: "ma mère va me tuer", "mein Chef bringt mich
         # um", "mi madre me va a matar".
         (

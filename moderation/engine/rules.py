@@ -5054,7 +5054,7 @@ _FOREIGN_THREAT = screened(
     # "Si tu parles encore à ma copine, je te plante" (a knife, in slang).
     r"\bje (?:te|vous|le|la|les) (?:plante|surine|saigne|bute|creve|defonce)\b(?! (?:un|une|des|"
     r"du|de|le|la|les|mon|ma|mes|ton|ta|tes)\b)|"
-    r"\bje (?:vais|veux|vas) (?:tuer|buter|egorger|poignarder|flinguer|etrangler) "
+    r"\bje (?:vais|veux|vas) (?:tuer|buter|egorger|poignarder|flinguer|etrangler|violer) "
     r"(?:mon|ma|mes|le|la|les|ce|cette|ces|son|sa|ses|ton|ta|tes) (?!temps\b|ennui\b)\w+|"
     r"\bje (?:vais|veux) (?:\w+ ){0,4}?(?:te|vous) faire la peau\b|\bt(?:e|')\s*faire la peau\b|"
     r"\bje (?:te|vous|le|la|les) (?:tuerai|buterai|egorgerai|massacrerai|crever ai|"

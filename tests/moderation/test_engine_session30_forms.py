@@ -156,3 +156,30 @@ def test_pests_killed_as_them_are_not_flagged(text):
 )
 def test_people_killed_as_them_stay_violence(text):
     assert_flagged_as(text, "VIOLENCE")
+
+
+# French "retard" is a delay (policy 2026.12.87): "je suis en retard" named no slur.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Désolée, je suis un peu en retard ce matin.",
+        "Le bus avait vingt minutes de retard.",
+        "Nous nous excusons pour le retard de livraison.",
+        "Il y a eu un retard important sur la ligne 4.",
+        "Je vais massacrer cette chanson au karaoké ce soir !",
+    ],
+)
+def test_french_delays_and_boasts_are_not_flagged(text):
+    assert_not_flagged(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Je vais violer ta copine.", "VIOLENCE"),
+        ("You're such a retard.", "HATE_SPEECH"),
+        ("T'es qu'un retard, ferme-la.", "HATE_SPEECH"),
+    ],
+)
+def test_a_french_rape_threat_and_the_english_slur_stay_flagged(text, category):
+    assert_flagged_as(text, category)
