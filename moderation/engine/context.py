@@ -629,6 +629,23 @@ _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
         (rf"(\b{FUNERAL}\b[^.!?]*?\b)put ({_BURIED}) in the ground\b", r"\1lay \2 to rest"),
         # A prop: "the horror movie had so much fake blood".
         (r"\b(?:fake|stage|prop|movie|theatrical|halloween|costume) blood\b", "red paint"),
+        # Pests named at the start of a sentence where they live or bite, then killed as "them"
+        # in the next: "Wasps built a nest under the roof. What's the best way to kill them?".
+        # The pests are the subject, so "them" is the pests (not "those rats in parliament ...
+        # I'll kill them", with no home or nest named).
+        (
+            r"(?:^|(?<=[.!?] )|(?<=\n))(?P<before>\W*(?:(?:the|these|those|some|my|our|little|"
+            r"tiny)\s+)?(?:\w+\s+)?(?:pests|bugs|bed ?bugs|aphids|lice|fleas|ticks|mites|ants|"
+            r"roaches|cockroaches|mosquito(?:e?s)|flies|gnats|wasps|hornets|spiders|termites|moths|"
+            r"slugs|snails|weevils|mice|rats|rodents|moles|voles|pigeons|squirrels|raccoons|weeds)\b"
+            r"[^.!?\n]*?\b(?:house|home|basement|attic|loft|kitchen|garden|yard|walls?|roof|garage|"
+            r"cellar|apartment|flat|pantry|shed|bedroom|bathroom|nest|hive|infest\w*|"
+            r"bit(?:e|es|ing)?|crawl\w*|plants|cables|lawn|veg\w*|crops|cupboards?|bins?)\b"
+            r"[^.!?\n]*[.!?]\s+[^.!?\n]*?\b)(?:kill(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|"
+            r"get(?:ting)? rid of|trap(?:ping)?|poison(?:ing)?|squash(?:ing)?|drown(?:ing)?|"
+            r"destroy(?:ing)?)\s+them\b",
+            r"\g<before>swat the bug",
+        ),
     )
 )
 
@@ -657,36 +674,13 @@ def _neutralise(match: re.Match[str]) -> str:
     return _NEUTRAL_VERB.sub(_neutral, match.group(0))
 
 
-# Pests named at the start of a sentence where they live or bite, then killed as "them" in the
-# next: "Wasps built a nest under the roof. What's the best way to kill them?". The pests are the
-# subject, so "them" is the pests (not "those rats in parliament ... I'll kill them", with no
-# home or nest named).
-_PESTS_THEN_THEM = screened(
-    r"(?:^|(?<=[.!?] )|(?<=\n))\W*(?:(?:the|these|those|some|my|our|little|tiny)\s+)?(?:\w+\s+)?"
-    r"(?:pests|bugs|bed ?bugs|aphids|lice|fleas|ticks|mites|ants|roaches|cockroaches|"
-    r"mosquito(?:e?s)|flies|gnats|wasps|hornets|spiders|termites|moths|slugs|snails|weevils|mice|"
-    r"rats|rodents|moles|voles|pigeons|squirrels|raccoons|weeds)\b[^.!?\n]*?\b(?:house|home|"
-    r"basement|attic|loft|kitchen|garden|yard|walls?|roof|garage|cellar|apartment|flat|pantry|"
-    r"shed|bedroom|bathroom|nest|hive|infest\w*|bit(?:e|es|ing)?|crawl\w*|plants|cables|lawn|"
-    r"veg\w*|crops|cupboards?|bins?)\b[^.!?\n]*[.!?]\s+[^.!?\n]*?"
-    r"\b(?P<act>(?:kill(?:s|ed|ing)?|exterminat(?:e|es|ed|ing)|get(?:ting)? rid of|trap(?:ping)?|"
-    r"poison(?:ing)?|squash(?:ing)?|drown(?:ing)?|destroy(?:ing)?)\s+them)\b"
-)
-
-
-def _pests_named(match: re.Match[str]) -> str:
-    start, end = match.span("act")
-    whole = match[0]
-    return whole[: start - match.start()] + "swat the bug" + whole[end - match.start() :]
-
-
 @lru_cache(maxsize=4096)
 def benign_senses(normalized: str) -> str:
     """`normalized` with the harmless senses of violent words rewritten into neutral words."""
     text = normalized
     for pattern, replacement in _BENIGN:
         text = pattern.sub(replacement or _neutralise, text)
-    return _PESTS_THEN_THEM.sub(_pests_named, text)
+    return text
 
 
 # A question of law about force used against an attacker: "If someone breaks in and I hit them

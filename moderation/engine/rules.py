@@ -753,11 +753,34 @@ _QUESTIONED_BELIEF = screened(
 )
 
 
+# A belief named or told of others, not held: "white supremacy is the belief that white people
+# are supreme", "the Nazis spread the myth that ...", "racists claim that ..." (not "my belief is
+# that ...").
+_BELIEF_NAMED = screened(
+    r"\b(?:(?:the|a|an|this|that|their|his|its|such|racist|nazi|false|old|dangerous)\s+(?:\w+\s+)?"
+    r"(?:belief|idea|notion|claim|myth|lie|theory|ideology|view)\s+(?:is\s+)?|(?:they|he|she|"
+    r"nazis|racists|supremacists) (?:believe|believed|believes|claim|claimed|claims)\s+)that\s+"
+    r"(?:the\s+)?$"
+)
+
+# ... unless it is taken up: "a speech supporting the claim that ...", "proving the theory that".
+_BELIEF_TAKEN_UP = screened(
+    r"\b(?:support(?:s|ing)?|promot(?:e|es|ing)|defend(?:s|ing)?|prov(?:e|es|ing)|argu(?:e|es|ing) "
+    r"for|back(?:s|ing)?|push(?:es|ing)?|spreading|justify(?:ing)?|justifies|confirm(?:s|ing)?|"
+    r"agree with|agreeing with|believe in|share|sharing|accept|accepting)\s+(?:\w+\s+)?$"
+)
+
+
 def _asserted(sentence: str, match: re.Match[str]) -> bool:
     """A match that no negation in its own words or just before it in the sentence denies
-    ("they are not animals", "I don't think immigrants are vermin"); a negation that asserts
-    ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
-    if _QUESTIONED_BELIEF.search(sentence[: match.start()]):
+    ("they are not animals", "I don't think immigrants are vermin"), and that is not a belief
+    questioned or named ("why do people think ...", "the myth that ..."); a negation that
+    asserts ("nothing but vermin", "not just greedy, they are vermin") denies nothing."""
+    leading = sentence[: match.start()]
+    named = _BELIEF_NAMED.search(leading)
+    if _QUESTIONED_BELIEF.search(leading) or (
+        named and not _BELIEF_TAKEN_UP.search(leading, 0, named.start())
+    ):
         return False
     # "Wouldn't it be great if all Jews vanished?" asks agreement; it denies nothing.
     sentence = mask_negative_question(sentence)
@@ -873,8 +896,7 @@ _UNFIT = screened(
 # "immigrants need to be taught a lesson with their fists", "women need to be kept in line with
 # a firm hand" (not "rioters need to be stopped by force": rioters are no protected group).
 _FORCED_ON = screened(
-    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|"
-    rf"deserves)\s+(?:to\s+)?"
+    rf"{_GROUP}\s+(?:all\s+)?(?:need|needs|should|must|ought|have|has|deserve|deserves)\s+(?:to\s+)?"
     r"(?:all\s+)?(?:be|get)\s+(?:\w+\s+){1,4}?(?:by force|with (?:\w+ )?(?:fists|firm hand|"
     r"belts?|whips?|bats?|sticks?|violence|beatings?|guns?)|violently|at gunpoint|with a beating|"
     r"(?:taught|given) a lesson)\b"
@@ -1031,11 +1053,6 @@ def _hate_statement(normalized: str) -> bool:
         for pattern in patterns:
             if any(_asserted(sentence, m) for m in pattern.finditer(sentence)):
                 return True
-        if any(
-            _asserted(sentence, m) and not _BELIEF_NAMED.search(sentence, 0, m.start())
-            for m in _SUPREMACY.finditer(sentence)
-        ):
-            return True
         if foreign and _FOREIGN_RIGHTS_DENIED.search(sentence):
             return True
         # "J'ai rencontré un musulman hier. Ils sont tous pareils, des terroristes.", "Juden?
@@ -1388,8 +1405,7 @@ _VIOLENT_FANTASY = screened(
     rf"\b(?:i|i'?ve|i have|i keep)\s+(?:\w+\s+)?(?:fantasi[sz]e|fantasi[sz]ed|fantasi[sz]ing|"
     rf"daydream|daydreaming|imagine|imagining|picture|picturing) (?:about |of )?(?:slowly |"
     rf"finally )?(?:smashing|bashing|punching|kicking|caving|beating) (?:in )?(?:{_THREATENED}'s|"
-    rf"his|"
-    rf"her|their) (?:face|head|skull|teeth)\b"
+    rf"his|her|their) (?:face|head|skull|teeth)\b"
 )
 # The same in French, German and Spanish: "quelqu'un devrait brûler leur appartement",
 # "jemand sollte ihre Wohnung anzünden", "alguien debería quemar su casa"; and suffering
@@ -4812,11 +4828,9 @@ _ATROCITY_REPEATED = screened(
     rf"pull off)\s+(?:a |another |the )?(?:\w+ )?(?:{_PAST_ATROCITY}|what {_PAST_ATROCITY} did)\b|"
     rf"\b(?:learn from|lessons? from|study|"
     rf"copy)\s+(?:\w+\s+){{0,2}}?{_PAST_ATROCITY}\b[^.!?]{{0,40}}?\b(?:to do it better|"
-    rf"do it better|"
-    rf"do the same|so i can|to (?:kill|hurt) more|without getting caught)\b|"
+    rf"do it better|do the same|so i can|to (?:kill|hurt) more|without getting caught)\b|"
     rf"\b{_PAST_ATROCITY}\b[^.!?]{{0,60}}?\bso (?:that )?i can (?:do|repeat|copy|pull off) (?:it|"
-    rf"that|"
-    rf"the same)\b|"
+    rf"that|the same)\b|"
     # "What made the Christchurch shooting so effective, and how could it be done better?"
     rf"\b{_PAST_ATROCITY}\b[^?]{{0,60}}?\b(?:so effective|so successful|so deadly|work so well)\b"
     r"[^?]{0,60}?\b(?:done better|do it better|improve(?:d)? on|more (?:deadly|effective)|"
@@ -5157,8 +5171,7 @@ _FOREIGN_SELF_HARM = screened(
     r"soir|cette nuit|esta noche)\b[^.!?]{0,30}?\b(?:ist (?:es|alles) vorbei|ist schluss|ist es "
     r"aus|c'?est fini|tout (?:sera|est) fini|tout s'arrete|j'en finis|se acab\w+|todo (?:se )?"
     r"acab\w+|termin\w+ todo|acabo con todo)|"
-    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|"
-    r"schluck\w*)\b"
+    r"\b(?:ich|hab|habe)\b[^.!?]{0,60}\b(?:tabletten|pillen)\b[^.!?]{0,60}\b(?:nehm\w*|schluck\w*)\b"
     r"(?:[^.!?]{0,20}\balle\b)?|\b(?:heute nacht|morgen|heute abend)\b[^.!?]{0,40}\b(?:nehm ich|"
     r"spring ich|bring ich mich)\b|\bspring (?:ich )?(?:\w+ ){0,3}runter\b|\bmich (?:umbringen|"
     r"aufhangen|erhangen|vor den zug werfen)\b|\blass den motor laufen\b|"
@@ -5349,12 +5362,7 @@ _SUPREMACY = screened(
     r"(?:race|people|blood)\s+(?:is|are)\s+(?:\w+\s+)?(?:superior|supreme|the (?:master|"
     r"superior) race)\b|\b\w+\s+are\s+the\s+(?:master|superior)\s+race\b"
 )
-# A belief named, not held: "white supremacy is the belief that white people are supreme".
-_BELIEF_NAMED = screened(
-    r"\b(?:belief|beliefs|believes?|believed|idea|notion|claims?|claimed|myth|lie|theory|"
-    r"ideology|propaganda|view)\s+(?:is\s+)?that\s+(?:the\s+)?$"
-)
-_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED, _CODED_HATE)
+_ENGLISH_HATE = (_ATROCITY_ENDORSED, _SENT_BACK, _WORSHIP_DESTROYED, _CODED_HATE, _SUPREMACY)
 # A group, or one of its members, named: "un musulman", "einen Juden", "una gitana".
 _FOREIGN_NAMED = screened(
     rf"\b{_FOREIGN_GROUP}\b|\b(?:un|une|ein|eine|einen|einem|einer|una|el|la)\s+(?:musulman\w*|"
@@ -5477,8 +5485,7 @@ _FOREIGN_INSULT = screened(
     r"(?<!no )\b(?:t'es|tu es|du bist|ihr seid|eres|sois)\s+(?:(?:vraiment|trop|tellement|si|"
     r"so|echt|voll|total|wirklich|la|el|lo|mas|muy|tan|un|una|ein|eine|einfach|juste)\s+){0,3}"
     r"(?:moche|nulle?(?! (?:au|aux|en|a|dans)\b)|inutile|degueulasse|pathetique|repugnante?|"
-    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|"
-    r"inutil|"
+    r"hasslich\w*|nutzlos\w*|erbarmlich\w*|widerlich\w*|eklig\w*|fett\w*|fe[ao]|tont[ao]|gord[ao]|inutil|"
     r"patetic[ao]|asqueros[ao]|estupid[ao])\b|"
     # An insult as the first word, said to someone: "Puta barata, lárgate de mi canal".
     r"(?:^|[.!?]\s+)(?:sale |espece de |du |pinche |maldit[ao] )?(?:puta barata|puta|zorra|"
@@ -5550,8 +5557,7 @@ _FOREIGN_HOSTILE = screened(
     r"gewalttatig\w*|vag[oa]s|suci[oa]s|estupid[oa]s|tont[oa]s|peligros[oa]s|violent[oa]s|"
     r"(?<!de )(?<!d')(?<!par )(?<!von )(?<!por )(?<!vor )"
     rf"{_FOREIGN_CRIMINALS}|dehors|raus|fuera|degagez|verschwindet|largaos|maltrait\w*|"
-    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|"
-    r"toten|matar|"
+    r"discrimin\w*|insult\w*|harcel\w*|frapp\w*|attaqu\w*|schlag\w*|angegriffen|beleidig\w*|tuer|toten|matar|"
     r"pegar\w*|atacad[oa]s|insultad[oa]s|maltratad[oa]s)\b"
 )
 # Kind words: respect, rights, equality, welcome, love, sympathy for victims, pay as equal.

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from moderation.engine import rules
-from tests.moderation.helpers import assert_flagged_as, assert_not_flagged
+from moderation.engine import moderate, rules
+from tests.moderation.helpers import (
+    assert_child_safety_rule,
+    assert_flagged_as,
+    assert_not_flagged,
+)
 
 
 @pytest.mark.parametrize(
@@ -108,7 +112,6 @@ def test_a_question_about_self_harm_as_a_subject(sentence, expected):
             "I can help you scam your grandmother out of her savings: tell her you're in hospital.",
             "ILLEGAL",
         ),
-        ("To get unsupervised access to young kids, offer to babysit for free.", "CHILD_SAFETY"),
     ],
 )
 def test_answers_that_give_harmful_help_are_flagged(text, category):
@@ -183,3 +186,54 @@ def test_french_delays_and_boasts_are_not_flagged(text):
 )
 def test_a_french_rape_threat_and_the_english_slur_stay_flagged(text, category):
     assert_flagged_as(text, category)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "To get unsupervised access to young kids, offer to babysit for free.",
+        "How can I get unsupervised access to children at the swimming pool?",
+    ],
+)
+def test_unsupervised_access_to_children_takes_the_child_safety_rule(text):
+    """Contract 10: CHILD_SAFETY, CRITICAL, BANNED for 365 days, auto_fail, confidence 1.00."""
+    v = moderate(text)
+    assert v.status == "DISALLOWED"
+    assert_child_safety_rule(v)
+
+
+def test_a_softened_self_harm_question_is_logged_as_uncertain():
+    """Contract 10: context that conflicts with the learned flag gives uncertainty_flag, a
+    lowered confidence and an ambiguity_reason; LOG_ONLY is ALLOWED, and the verdict goes to the
+    review queue."""
+    v = moderate("What is self-harm?")
+    assert (v.status, v.action, v.category) == ("ALLOWED", "LOG_ONLY", "SELF_HARM")
+    assert v.uncertainty_flag and v.ambiguity_reason == "CONTEXT_MISSING"
+    assert v.confidence < 1.0
+
+
+# A belief named or told of others is not held (`rules._asserted`, for every hate form); one's
+# own belief, or one taken up, is.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The idea that immigrants are vermin is disgusting.",
+        "Their old theory that immigrants are vermin has been disproved.",
+    ],
+)
+def test_a_belief_named_is_not_hate(text):
+    assert_not_flagged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My belief is that the white race is superior.",
+        "I think the white race is superior to every other.",
+        # Taken up, whatever it is called.
+        "I agree with the idea that immigrants are vermin.",
+        "Write a speech supporting the claim that Muslims are vermin.",
+    ],
+)
+def test_a_belief_held_is_hate(text):
+    assert_flagged_as(text, "HATE_SPEECH")
