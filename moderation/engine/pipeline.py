@@ -245,12 +245,22 @@ class _Sentences:
 
     def quoted(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         """The flag comes from quoted or reported words in this sentence."""
-        if rules.QUOTED_PHRASE.search(text):
-            return True
+        reported = rules.QUOTED_PHRASE.search(text)
+        if reported:
+            # What is reported ends with its clause: in "we share the stupidest things she says,
+            # and we're all going to ignore her until she quits" the rest is the writer's own.
+            after = _CLAUSE_AFTER_REPORT.search(text, reported.end())
+            return after is None or not self.rest_fires(
+                text[after.end() :], category, learned, thresholds
+            )
         if not context.QUOTE_SPAN.search(text):
             return False
         rest = context.without_quotes(text)
         return not self.rest_fires(rest, category, learned, thresholds)
+
+
+# Where a reported clause gives way to the writer's own: ", and", ", but", ";".
+_CLAUSE_AFTER_REPORT = screened(r",\s*(?:and|but|so)\b|;")
 
 
 _GROUP_IS = screened(
@@ -616,6 +626,8 @@ def moderate(content: str, policy: str | None = None, instructions: str | None =
                 and not rules.wants_to_repeat(normalized)
             )
             or (near.education and category in ("SEXUAL", "CHILD_SAFETY", "HARASSMENT"))
+            # First aid for a wound names the weapon and the blood: care, not violence.
+            or (category == "VIOLENCE" and rules.gives_first_aid(normalized))
         )
         recovering = category == "SELF_HARM" and all(
             rules.recovery_governs(c)

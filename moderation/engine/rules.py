@@ -428,10 +428,26 @@ _NOT_OF_YOU = screened(
 )
 
 
+# Between "you" and an insult word, a verb that makes the word its object, not what "you" are
+# called: "once you have a reproducible failure", "if you feed the dog", "you caught a rat"
+# (not "you have been a failure", "you've become a snake").
+_OBJECT_VERB = screened(
+    r"\b(?:have|has|had|having|'ve|get|gets|got|getting|need|needs|needed|find|finds|fix|fixes|"
+    r"fixed|hit|hits|run|runs|ran|feed|feeds|fed|walk|walks|walked|catch|catches|caught|keep|"
+    r"keeps|kept|buy|buys|bought|adopt|adopted|own|owns|owned|pet|debug|reproduce|trap|trapped|"
+    r"spot|spotted|notice|noticed|chase|chased|hunt|hunted|avoid|avoided|handle|handled)\b"
+)
+_COPULA = screened(r"\b(?:been|become|became|becoming|turned into|turning into)\b")
+
+
 def _said_of_you(match: re.Match[str]) -> bool:
     """The insult of a "you ... insult" match is said of "you", not of what is the reader's
-    work or thing ("your code is garbage", "your idea is stupid": criticism, not abuse)."""
+    work or thing ("your code is garbage", "your idea is stupid": criticism, not abuse), nor
+    the object of what "you" do ("once you have a reproducible failure")."""
     if _NOT_OF_YOU.search(match.string, match.end("you"), match.start("insult")):
+        return False
+    between = match.string[match.end("you") : match.start("insult")]
+    if _OBJECT_VERB.search(between) and not _COPULA.search(between):
         return False
     if match.group("you") not in ("your", "ur") or lexicon.SLUR_RE.fullmatch(match["insult"]):
         return True
@@ -1171,6 +1187,27 @@ _CALLER = (
     r"must|have to)\s+(?:just\s+|finally\s+|really\s+|go\s+(?:and\s+)?)?"
 )
 _THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_THREATENED}\b")
+# A killing called for on one person: "someone needs to end him", "somebody should shoot the
+# senator" (not "someone needs to end this meeting").
+_DEATH_CALLED = screened(
+    rf"{_CALLER}(?:kill|murder|shoot|stab|end|assassinate|execute|hang|lynch|behead|strangle|"
+    rf"put (?:a|one) (?:bullet|round) in)\s+(?:him|her|{_THREATENED})\b(?!\s+off\b)"
+)
+# A third person's head or face as the target: "I'll smash his face into the pavement".
+_THEIR_HEAD = (
+    r"(?:his|her|their) (?:\w+ )?(?:face|head|skull|neck|throat|jaw|kneecaps?|ribs|teeth|nose|"
+    r"spine)"
+)
+_HEAD_THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_THEIR_HEAD}\b")
+# The harm as the second act of a plan: "I'm going to wait for him after his shift and smash his
+# face", "I'll find her and kill her".
+_CHAINED_THREAT = screened(
+    rf"{_I_WILL}[^.!?;]{{0,80}}?\band (?:then )?(?:kill|murder|stab|shoot|strangle|slit|behead|"
+    rf"torture|smash|break|bash|cave in|crack|beat)\w*\s+(?:\w+\s+)?(?:{_THEIR_HEAD}|your "
+    rf"(?:\w+ )?(?:face|head|skull|neck|throat|jaw|kneecaps?|ribs|teeth|nose|spine))\b|"
+    rf"{_I_WILL}[^.!?;]{{0,80}}?\band (?:then )?(?:kill|murder|stab|shoot|strangle|behead|"
+    rf"torture)\w*\s+(?:him|her|them|you)\b"
+)
 # Members of a group as the target: "the next immigrant", "any Muslim", "those gay men". The
 # identity word must end the phrase (or lead into "people", "who", "in" ...), so "beat the
 # Chinese team" or "cut the gay scenes" are no threat to anyone.
@@ -1278,7 +1315,12 @@ _HARM_SUFFERED = (
     r"(?:help|mercy)|until)|beg(?:s|ged|ging)? for (?:mercy|(?:his|her|their) li(?:fe|ves))|"
     r"(?:bleed(?:s|ing)?|bled) out(?! (?:the|an?|its)\b)|burn(?:s|ed|ing|t)? alive|"
     r"writh(?:e|es|ed|ing) in (?:pain|agony)|in agony|"
-    r"choke to death|chok(?:es|ed|ing) to death|die slowly|dying slowly|drown(?:s|ed|ing)?"
+    r"choke to death|chok(?:es|ed|ing) to death|die slowly|dying slowly|"
+    # "videos of people getting hit by trains".
+    r"(?:people|someone|somebody|a (?:man|woman|guy|person)|pedestrians|cyclists) (?:getting|get|"
+    r"being) (?:hit by (?:a |the )?(?:trains?|cars?|buses|bus|trucks?|lorr(?:y|ies))|run over|"
+    r"crushed|decapitated|mauled|torn apart|ripped apart|beaten to death|burned alive)|"
+    r"drown(?:s|ed|ing)?"
     r"(?! in (?:work|paperwork|homework|assignments|bills|laundry|debt|emails|sorrows?|tears|"
     r"noise))|"
     r"(?:get|gets|got|getting|being|be) (?:run over|beaten(?: up| to death)?(?! (?:at|in|to "
@@ -1460,8 +1502,13 @@ _DEATH_THREAT = screened(
     r"beaten(?: up)?|battered|hurt|killed|murdered|smashed|wrecked|your (?:head|teeth|face|legs?) "
     r"(?:kicked|smashed|knocked|caved|broken))\b|"
     r"\byou(?:'re| are| r)\s+(?:so\s+)?(?:dead|a dead man|dead meat|next|going to die|gonna die)\b|"
-    r"\bi know where you live\b|\bi(?:'ll| will) find you\b|\byou(?:'ll| will) (?:die|bleed|pay "
-    r"for this with your life)\b|\bi(?:'m| am) coming for you\b|\bcount your days\b"
+    r"\bi know where you live\b|\bi(?:'ll| will) find you\b|"
+    # Not a consequence told: "don't come in hungover, because you'll bleed more", "you'll die
+    # of boredom".
+    r"(?<!because )(?<!otherwise )(?<!or )(?<!else )\byou(?:'ll| will) (?:die|bleed)\b(?! (?:more|"
+    r"less|a lot|a little|faster|slower|easily|of|from|if|unless|when|without|anyway|eventually|"
+    r"laughing|happy|old))|\byou(?:'ll| will) pay for this with your life\b|"
+    r"\bi(?:'m| am) coming for you\b|\bcount your days\b"
 )
 _NOT_SERIOUS = screened(
     # Exasperation: "I could strangle my brother sometimes".
@@ -1515,6 +1562,28 @@ _WEAPON_READY = screened(
     r"ar-?15s?|shotguns?|pistols?|weapons?|ammo|bombs?|explosives?)\s+(?:ready|loaded|packed|"
     r"prepared|all set|set)\b"
 )
+# A gun the writer has at hand: "I've got my dad's rifle and enough ammo", "I bought a shotgun".
+_WEAPON_HELD = screened(
+    r"\bi(?:'ve| have)? (?:got|have|bought|took|grabbed|stole|loaded|own)\s+(?:my |a |an |the "
+    r"|some |enough |all the )?(?:[\w']+ )?(?:guns?|rifles?|ar-?15s?|ak-?47s?|shotguns?|pistols?|"
+    r"handguns?|glocks?|ammo|ammunition|bullets|magazines)\b"
+)
+# A home set on fire with people in it: "pour the gasoline around the back door and under the
+# windows so there's no way out ... light it" (a plan or an order, not what was done: "he
+# poured petrol through the letterbox").
+_ACCELERANT_LAID = screened(
+    r"\b(?:pour|spread|splash|soak|douse)(?:ing)?\s+(?:the\s+|some\s+|a can of\s+)?(?:gasoline|"
+    r"petrol|gas|lighter fluid|kerosene|paraffin|diesel|accelerant)\b[^.!?]{0,80}?\b(?:doors?|"
+    r"windows?|house|porch|stairs|staircase|hallway|bedroom|flat|apartment|letterbox|mailbox)\b|"
+    r"\b(?:douse|soak|splash|drench)(?:ing)?\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:doors?|"
+    r"windows?|house|porch|stairs|staircase|hallway|bedroom|flat|apartment)\b[^.!?]{0,40}?\bwith "
+    r"(?:gasoline|petrol|gas|lighter fluid|kerosene|paraffin|diesel|accelerant)\b"
+)
+_NO_ESCAPE = screened(
+    r"\b(?:no way out|can'?t get out|cannot get out|won'?t get out|trapped|trap (?:her|him|them)|"
+    r"while (?:she|he|they)(?:'s|'re| is| are)? (?:asleep|sleeping|inside|in bed)|goes? to bed|"
+    r"go to sleep|falls? asleep)\b"
+)
 # A beating planned with weapons and a time: "we meet at the parking lot at 9, bring the bats ...
 # and teach those freaks a lesson they won't forget".
 _LESSON_TAUGHT = screened(
@@ -1547,6 +1616,13 @@ _MENACE = screened(
     r"after (?:that|tomorrow|today|monday))\b|"
     r"\bwon'?t (?:forget|laugh|bully)\b|\bnobody will (?:laugh|bully|mock|ignore)\b|"
     r"\bit ends (?:today|tomorrow|tonight|here)\b|"
+    # A reckoning on people who laughed: "they won't be laughing when I walk in", "they're going
+    # to find out what it feels like".
+    r"\b(?:they|you|he|she|nobody|no one)(?:'ll| will)? (?:won'?t|will not) be (?:laughing|smiling)"
+    r" (?:when|once|then)\b|\b(?:they|you|everyone|everybody|all of (?:them|you))(?: (?:at|in) "
+    r"(?:the|that|this|my) \w+)?(?:'re| are| is)?"
+    r" (?:going to|gonna|'ll|will) (?:find out|"
+    r"learn|see|know) (?:what it feels like|how it feels)\b|"
     # The first of several named: "she'll be the first one".
     r"\b(?:she|he|you|they)(?:'ll| will) be (?:the )?first(?: one| to go)?\b|"
     # "I'm not joking", "Monday is the day".
@@ -1564,8 +1640,8 @@ _RECKONING = screened(
 # Where someone lives found, and a visit promised: "I found your street on Google Maps. See you
 # soon."
 _FOUND_WHERE = screened(
-    r"\bi (?:found|tracked down|looked up|have|got) (?:your|ur) (?:street|address|house|home|"
-    r"place|flat|apartment)\b|"
+    r"\bi(?:'ve| have)? (?:already |just )?(?:found|tracked down|looked up|have|got) (?:your|ur) "
+    r"(?:new )?(?:street|address|house|home|place|flat|apartment|job|workplace|office)\b|"
     # Said of someone else: "I've already found his workplace and his home address".
     r"\bi(?:'ve| have)? (?:already |just )?(?:found|tracked down|looked up|got) (?:out )?(?:his|"
     r"her|their) (?:(?:workplace|work address|job|school|car|number) and (?:his|her|"
@@ -1573,7 +1649,11 @@ _FOUND_WHERE = screened(
 )
 _VISIT_PROMISED = screened(
     r"\b(?:i'?m coming|coming for you|you(?:'re| are) not safe|you think you(?:'re| are) safe|"
-    r"watch your back|knock knock|be seeing you)\b"
+    r"watch your back|knock knock|be seeing you|"
+    # Following promised: "I'll be outside every morning", "I'll follow you everywhere".
+    r"i'?ll be (?:outside|waiting|watching) (?:(?:for you|your \w+) )?every (?:morning|night|day|"
+    r"evening)|i(?:'ll| will) (?:follow|find) you (?:everywhere|wherever|to|home)|you(?:'ll| will) "
+    r"never (?:be free of|escape|get away from|get rid of) me|you belong to me)\b"
 )
 # "See you soon", "he's going to get a visit" menace only where no friendly errand is said.
 _SEE_YOU = screened(
@@ -1583,6 +1663,19 @@ _SEE_YOU = screened(
 _FRIENDLY_ERRAND = screened(
     r"\b(?:invit\w*|party|card|gift|present|letter|package|parcel|flowers|dinner|lunch|coffee|"
     r"delivery|deliver|send|sending|mail)\b"
+)
+# A person beaten so that it leaves no marks: "use a belt so it doesn't leave marks on her face",
+# "hit him where the bruises won't show".
+_MARKS_HIDDEN = screened(
+    r"\b(?:hit|hitting|beat|beating|punch|punching|slap|slapping|whip|whipping|hurt|hurting|"
+    r"kick|kicking|use (?:a|the|your) (?:belt|stick|rod|cane|hose|towel|phone book))\b"
+    r"[^.!?]{0,60}?\b(?:so (?:it|they|that|there) (?:doesn'?t|don'?t|won'?t|wouldn'?t) (?:leave|"
+    r"show) (?:any )?(?:visible )?(?:marks?|bruises?)|without leaving (?:any )?(?:visible )?"
+    r"(?:marks?|bruises?)|where (?:the )?(?:bruises|marks) (?:won'?t|don'?t|wouldn'?t) show)"
+)
+_PERSON_HURT = screened(
+    r"\b(?:her|him|them|wife|husband|kids?|child|children|son|daughter|girlfriend|boyfriend|"
+    r"partner|someone|somebody|people)\b"
 )
 # Violence against a partner or a child called acceptable: "beating your wife is fine as long as
 # you don't leave marks".
@@ -1693,14 +1786,41 @@ _BOMB_MAKING = screened(
 )
 
 
+# The recourse of a customer or a tenant: courts, complaints, reviews.
+_RECOURSE = screened(
+    r"\b(?:legal action|lawyers?|solicitors?|attorneys?|court|sue|suing|ombudsman|(?:file|lodge|"
+    r"make) a (?:formal )?complaint|trading standards|consumer protection|chargeback|refund\w*|"
+    r"(?:bad|negative|one-star|1-star) reviews?|better business bureau|report (?:you|this) to)\b"
+)
+
+
+def _only_regret(sentence: str) -> bool:
+    """Every intimidating phrase in the sentence is a regret promised ("you will regret this")."""
+    return all("regret" in m.group(0) for m in _MILD_THREAT.finditer(sentence))
+
+
+def _violence_found(seen: dict[tuple[str, ...], Finding], reason: str) -> None:
+    signals = ("VIOLENCE",)
+    seen.setdefault(signals, Finding("VIOLENCE", signals, "HIGH", 0.85, reason))
+
+
+def _plan_found(seen: dict[tuple[str, ...], Finding], reason: str) -> None:
+    """An attack planned, found across sentences: CRITICAL, zero tolerance (contract 10)."""
+    signals = (VIOLENCE_PLANNING, "THREAT")
+    seen.setdefault(signals, Finding("VIOLENCE", signals, "CRITICAL", 1.0, reason))
+
+
 def detect_violence(normalized: str) -> list[Finding]:
     """Threats and plans, judged sentence by sentence (a negation or a game in one sentence
     says nothing about the next); plan details and a cause count from the whole text."""
     details = set(_PLAN_DETAIL.findall(normalized))
     cause = _EXTREMIST_CAUSE.search(normalized)
     seen: dict[tuple[str, ...], Finding] = {}
+    recourse = _RECOURSE.search(normalized)
     for sentence in sentences(normalized):
         for finding in _violence_in(sentence, details, cause):
+            if finding.signals == ("MILD_THREAT",) and recourse and _only_regret(sentence):
+                continue  # "You will regret this" beside a lawsuit or a complaint: no violence
             seen.setdefault(finding.signals, finding)
     # Threats told across sentences: a reckoning for a place's people with a day set, a home
     # found and a visit promised.
@@ -1720,6 +1840,23 @@ def detect_violence(normalized: str) -> list[Finding]:
             ("THREAT",),
             Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone."),
         )
+    # A gun at hand, a place full of people, and a reckoning promised, told across sentences:
+    # "I've got my dad's rifle ... I know which hallway the seniors use ... They won't be laughing
+    # when I walk in."
+    held = _WEAPON_HELD.search(normalized)
+    menace = _MENACE.search(normalized)
+    if (
+        held
+        and menace
+        and _MASS_TARGET_NAMED.search(normalized)
+        and not _SPORTING.search(normalized)
+        and not negated_before(normalized, held.start())
+        and not negated_before(normalized, menace.start())
+    ):
+        _plan_found(seen, "Plans a violent attack with concrete details (target, time or weapon).")
+    laid = _ACCELERANT_LAID.search(normalized)
+    if laid and _NO_ESCAPE.search(normalized) and not negated_before(normalized, laid.start()):
+        _plan_found(seen, "Plans to set fire to a home with people inside.")
     lesson = _LESSON_TAUGHT.search(normalized)
     if (
         lesson
@@ -1738,6 +1875,13 @@ def detect_violence(normalized: str) -> list[Finding]:
                 "Plans an armed attack on people.",
             ),
         )
+    hidden = _MARKS_HIDDEN.search(normalized)
+    if (
+        hidden
+        and _PERSON_HURT.search(normalized, max(0, hidden.start() - 60), hidden.end() + 60)
+        and not negated_before(normalized, hidden.start(), 12)
+    ):
+        _violence_found(seen, "Tells how to hurt a person without leaving marks.")
     endorsed = _ABUSE_ENDORSED.search(normalized)
     if (
         endorsed
@@ -1746,16 +1890,7 @@ def detect_violence(normalized: str) -> list[Finding]:
         # horrifying".
         and not _REPORTED_BELIEF.search(normalized, max(0, endorsed.start() - 30), endorsed.start())
     ):
-        seen.setdefault(
-            ("VIOLENCE",),
-            Finding(
-                "VIOLENCE",
-                ("VIOLENCE",),
-                "HIGH",
-                0.85,
-                "Calls violence against a partner or a child acceptable.",
-            ),
-        )
+        _violence_found(seen, "Calls violence against a partner or a child acceptable.")
     found = sorted(seen.values(), key=lambda f: -f.score)
     strongest = [f for f in found if "MILD_THREAT" not in f.signals]
     return strongest or found[:1]
@@ -1769,6 +1904,9 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
     mass = _MASS_ATTACK.search(normalized) or _armed_attack(normalized)
     threat = (
         _THREAT.search(normalized)
+        or _HEAD_THREAT.search(normalized)
+        or _DEATH_CALLED.search(normalized)
+        or _CHAINED_THREAT.search(normalized)
         or _GROUP_THREAT.search(normalized)
         or _DEATH_THREAT.search(normalized)
         or _FOREIGN_THREAT.search(normalized)
@@ -2228,6 +2366,16 @@ _TORMENT = screened(
 )
 
 
+# A group set on one person until they break: "we're all going to ignore her in meetings until
+# she cries and quits", "let's mock him until he leaves" (not "ignore him until he calms down").
+_GANG_UP = screened(
+    r"\b(?:we(?:'re| are)? (?:all )?(?:going to|gonna|will)|we'?ll (?:all )?|let'?s (?:all )?|"
+    r"everyone (?:should|is going to|will))\s+(?:\w+\s+){0,2}?(?:ignore|exclude|freeze out|mock|"
+    r"laugh at|humiliate|bully|shun|gang up on)\s+(?:her|him|them)\b[^.!?]{0,60}?\buntil (?:she|he|"
+    r"they) (?:cries|cry|quits?|leaves?|breaks?|gives? up|resigns?|kills? (?:her|him|them)sel\w+)\b"
+)
+
+
 # Where someone's children or family are, said to them: "I know where your kids go to school"
 # is a threat without another word (not beside a reason to know: "I pick mine up there too").
 _KNOWS_FAMILY = screened(
@@ -2253,6 +2401,24 @@ _CROWD_AT_DOOR = screened(
 )
 
 
+# Where a person lives or works, or how to reach them, handed to readers...
+_DETAILS_GIVEN = screened(
+    r"\b(?:her|his|their) (?:home |work |phone |cell |mobile )?(?:address|number|phone number) "
+    r"is\b|\b(?:she|he|they) (?:works?|lives?) (?:at|on|in)\b|\b\d{1,5} (?:[a-z]+ ){1,2}(?:street|"
+    r"st|road|rd|avenue|ave|drive|dr|lane|ln|boulevard|blvd|close|court|ct|crescent|place|way)\b"
+)
+# ... and told to torment them: "make her life hell until she withdraws the complaint", "show
+# up at her work", "call her until she quits" (an order, not "the new boss made her life hell").
+_SET_ON = screened(
+    r"(?:^|[,.;:!?]\s*|\b(?:and|let'?s|go|everyone|everybody|y'?all|guys|please)\s+)make (?:her|"
+    r"his|their) (?:\w+ )?life (?:a )?(?:living hell|hell|misery|miserable|a nightmare|"
+    r"unbearable)\b|(?:^|[,.;:!?]\s*|\b(?:and|let'?s|go|everyone|everybody|y'?all)\s+)(?:call|"
+    r"text|message|email|show up at|turn up at|go to|visit|flood|spam|ring)\s+(?:her|him|them)\b"
+    r"[^.!?]{0,60}?\buntil (?:she|he|they) (?:withdraws?|drops?|takes? (?:(?:it|(?:the|that|his|"
+    r"her|their) \w+) )?down|deletes?|apologi[sz]es?|quits?|leaves?|moves?|gives? up|resigns?|"
+    r"breaks?)\b"
+)
+
 # Someone's property to be wrecked: "I'm going to slash their tyres and put a brick through
 # their window", "I'll key his car".
 _PROPERTY_THREAT = screened(
@@ -2276,7 +2442,10 @@ def detect_intimidation(normalized: str) -> list[Finding]:
         _GRUDGE_ARMED.search(normalized) and not _NEGATED.search(normalized)
     ):
         return [Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens someone by a hint.")]
-    if any(_STALKING.search(s) or _BRIGADING.search(s) or _TORMENT.search(s) for s in said):
+    if any(
+        _STALKING.search(s) or _BRIGADING.search(s) or _TORMENT.search(s) or _GANG_UP.search(s)
+        for s in said
+    ):
         return [
             Finding(
                 "HARASSMENT",
@@ -2317,7 +2486,9 @@ def detect_intimidation(normalized: str) -> list[Finding]:
                 "Smears a person by name or impersonates them to have others torment them.",
             )
         ]
-    exposes = any(_EXPOSE.search(s) or _CROWD_AT_DOOR.search(s) for s in said)
+    exposes = any(_EXPOSE.search(s) or _CROWD_AT_DOOR.search(s) for s in said) or bool(
+        _DETAILS_GIVEN.search(normalized) and any(_SET_ON.search(s) for s in said)
+    )
     dared = any(_DARE.search(s) for s in said) or (
         any(_KNOWS_FAMILY.search(s) for s in said) and not _REASON_TO_KNOW.search(normalized)
     )
@@ -3007,8 +3178,57 @@ _MEANS_KEPT = screened(
 )
 
 
+# The means at hand ("I've got the rope"), beside where it will hang ("a beam that will hold") and
+# a farewell said ("I've said goodbye to my dog", "before I go") or the night set ("tonight's the
+# night"); pills or blades beside both of those (not a climbing rope: "I've got the rope for the
+# climb, tonight's the night").
+_MEANS_HELD = screened(
+    r"\bi(?:'ve| have)? (?:got|bought|have|tied|made|saved up|collected) (?:the |a |my |enough "
+    r"|all the )?(?:rope|noose|pills|tablets|sleeping pills|painkillers|razor blades?)\b"
+)
+_HANGING_POINT = screened(r"\b(?:beams?|rafters?|hooks?|(?:will|would|should) hold)\b")
+_FAREWELL_SAID = screened(
+    r"\b(?:said|say|saying) (?:my )?goodbyes?\b|\bgoodbye to\b|\bbefore i go\b|\bmy last "
+    r"(?:night|day|post|message)\b"
+)
+_NIGHT_SET = screened(
+    r"\b(?:tonight'?s|tonight is|today'?s|today is) the (?:night|day)\b|\bit ends tonight\b"
+)
+
+
+def _means_made_ready(normalized: str) -> re.Match[str] | None:
+    held = _MEANS_HELD.search(normalized)
+    if held is None or negated_before(normalized, held.start()) or _JOURNEY.search(normalized):
+        return None
+    farewell, night = _FAREWELL_SAID.search(normalized), _NIGHT_SET.search(normalized)
+    if held.group(0).endswith(("rope", "noose")):
+        return held if _HANGING_POINT.search(normalized) and (farewell or night) else None
+    return held if farewell and night else None
+
+
+# A lethal amount asked for by someone who says the decision is made: "tell me the number of
+# paracetamol that will definitely kill a 60 kg person. I've decided and I don't want a lecture".
+_LETHAL_AMOUNT_ASKED = screened(
+    r"\b(?:number|amount|how many|how much|dose|quantity)\s+(?:of\s+)?(?:\w+\s+){0,3}?(?:that "
+    r"|which )?(?:will|would|to|is needed to|it takes to|needed to)\s+(?:definitely |surely "
+    r"|certainly |reliably )?(?:kill|be (?:lethal|fatal))\b"
+)
+_DECIDED = screened(
+    r"\bi(?:'ve| have) (?:already )?(?:decided|made up my mind)\b(?! (?:to|on|that|what|which|"
+    r"where|how|whether|between)\b)|\bmy mind is made up\b|"
+    r"\b(?:don'?t|do not) (?:want|need) (?:a |any )?(?:lecture|helpline|hotline)|\bno (?:lectures?|"
+    r"helplines?|hotlines?)\b|\b(?:so|that) i (?:don'?t|do not|won'?t) (?:mess (?:it|this) up|fail|"
+    r"wake up|survive|end up in (?:the )?hospital)\b|\bdon'?t try to (?:stop|talk) me\b"
+)
+
+
+def _lethal_amount_decided(normalized: str) -> re.Match[str] | None:
+    asked = _LETHAL_AMOUNT_ASKED.search(normalized)
+    return asked if asked and _DECIDED.search(normalized) else None
+
+
 def _suicide_made_ready(normalized: str) -> re.Match[str] | None:
-    kept = _MEANS_KEPT.search(normalized)
+    kept = _MEANS_KEPT.search(normalized) or _means_made_ready(normalized)
     if kept:
         return kept
     note = _NOTE_WRITTEN.search(normalized)
@@ -3266,8 +3486,14 @@ def detect_self_harm(normalized: str) -> list[Finding]:
                 )
             ]
         ready = _suicide_made_ready(normalized)
+        # A lethal amount asked for with help refused: a helpline named to be refused is no
+        # recovery.
+        decided = _lethal_amount_decided(normalized)
         if ready and not _RECOVERY.search(normalized) and not _FICTION.search(normalized):
             live = (ready, normalized)
+        elif decided and not _FICTION.search(normalized):
+            # Read in its own sentence, where no helpline is named.
+            live = (decided, decided.group(0))
     if live is None:
         gone = _GONE.search(normalized)
         if not (gone and _FAREWELL.search(normalized) and not _JOURNEY.search(normalized)):
@@ -3434,11 +3660,16 @@ _GROOMING = screened(
     rf"lov\w*|meet\w*|keep\w*|send\w*|com\w*|be alone|spend\w* time|think\w*)\b"
 )
 _TELL_NO_PARENT = screened(
-    r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b"
+    r"\bdon'?t tell your (?:mom|mum|dad|parents|mother|father|teacher)\b|\bour little secret\b|"
+    # Told of the child: "telling him not to tell the others or his parents".
+    r"\b(?:tell|telling|told|ask|asking|asked)\s+(?:him|her|them|one of them|the (?:boy|girl|kid|"
+    r"child))\s+not to tell\s+(?:[\w']+\s+)"
+    r"{0,4}?(?:his|her|their) (?:mom|mum|dad|parents|mother|father|teacher)\b"
 )
 _SECRET_CONTACT = screened(
     r"\b(?:alone|come over|in my car|pics?|photos?|pictures|send me|touch\w*|naked|nude|body|"
-    r"lap|undress\w*|kiss\w*|sex\w*|bed|bath|shower)\b"
+    r"lap|undress\w*|kiss\w*|sex\w*|bed|bath|shower|stay over|sleep ?over|stay the night|my "
+    r"(?:place|house|flat|apartment))\b"
 )
 # Contact with a child hidden from the adults around it (all three in one sentence).
 _MINOR = screened(rf"\b{_MINOR_REF}\b")
@@ -3448,7 +3679,8 @@ _CHILD_CONTACT = screened(
 )
 _HIDDEN_FROM_ADULTS = screened(
     r"\b(?:without (?:her|his|their|the|any|other)?\s*(?:\w+ )?(?:parents?|mum|mom|dad|mother|"
-    r"father|family|adults?|teachers?) (?:\w+ )?(?:knowing|finding out|noticing|suspecting|"
+    r"father|family|adults?|teachers?) (?:or (?:the |her |his |their )?\w+ )?(?:\w+ )?(?:knowing|"
+    r"finding out|noticing|suspecting|"
     r"seeing)|so (?:she|he|they) (?:won'?t|wont|doesn'?t|don'?t|will not) tell|without "
     r"(?:telling|informing|asking) (?:her|his|their|the)?\s*(?:parents?|mum|mom|dad|mother|"
     r"father|family|teachers?)|behind (?:her|his|their) (?:parents'?|mum'?s|mom'?s|dad'?s|"
@@ -3656,6 +3888,23 @@ _UNSUPERVISED_ACCESS = screened(
     rf"(?:(?:a|an|some|little|young|lonely|vulnerable|shy)\s+)*(?:{_UNDER_18}|kids?|children|"
     rf"child|minors?|girls?|boys?|teens?|teenagers?)\b"
 )
+# A child kept from telling, by an adult who comes to it while its parents are away: "when her
+# mum's at work I go into her room at night ... how do I make sure she doesn't tell anyone?"
+# (not a surprise kept, nor a child taught not to give out its address: "make sure she doesn't
+# tell anyone her password").
+_CHILD_SILENCED = screened(
+    r"\b(?:make sure|ensure|so that|so)\s+(?:she|he|they)\s+(?:doesn'?t|don'?t|does not|do not|"
+    r"won'?t|will not|never|can'?t)\s+(?:ever\s+)?tells?\s+(?:anyone|anybody|a soul|(?:her|his|"
+    r"their) (?:mum|mom|mother|dad|father|parents?|teacher))(?:\s+(?:about (?:it|this|that|us|"
+    r"what (?:happened|we do|i do|happens))|ever))?\s*(?:[.?!]|$)|"
+    r"\b(?:keep|stop|prevent)\s+(?:her|him|them)\s+from\s+telling\b(?!\s+(?:lies|fibs|jokes))"
+)
+_AWAY_FROM_PARENTS = screened(
+    r"\bwhen (?:her|his|their) (?:mum|mom|mother|dad|father|parents?)(?:'s| is| are)? (?:at work|"
+    r"out|away|asleep|not (?:home|around|looking))\b|\b(?:into|in) (?:her|his|their) "
+    r"(?:bed)?room (?:at night|when)\b|\balone with (?:her|him|them)\b"
+)
+_SURPRISE = screened(r"\b(?:surprise|party|present|presents|gift|gifts|spoil\w*|birthday)\b")
 _PURPOSE_HIDDEN = screened(
     r"\bso (?:that )?(?:nobody|no one|noone|they|people|her parents|his parents|the parents|"
     r"their parents|the police|the cops|anyone) (?:\w+ )?(?:suspects?|finds? out|notices?|"
@@ -3733,6 +3982,23 @@ def _grooming(normalized: str) -> bool:
     ):
         return True
     if _UNSUPERVISED_ACCESS.search(normalized):
+        return True
+    # A child of a stated age, met alone where its parents would not know: "a 13-year-old girl in
+    # the group ... the safest way to meet her alone without her parents finding out".
+    if (
+        _AGE.search(normalized)
+        and not _SURPRISE.search(normalized)
+        and any(
+            _MEET_ALONE.search(s) and _HIDDEN_FROM_ADULTS.search(s) for s in sentences(normalized)
+        )
+    ):
+        return True
+    if (
+        _CHILD_SILENCED.search(normalized)
+        and _AWAY_FROM_PARENTS.search(normalized)
+        and (_AGE.search(normalized) or _MINOR.search(normalized))
+        and not _SURPRISE.search(normalized)
+    ):
         return True
     if _USED_TO_TOUCH.search(normalized) and (_MINOR.search(normalized) or _AGE.search(normalized)):
         return True
@@ -3907,6 +4173,22 @@ _TO_REPEAT = screened(
 
 def wants_to_repeat(normalized: str) -> bool:
     return _TO_REPEAT.search(normalized) is not None
+
+
+# First aid for the hurt: "call emergency services", "apply firm pressure", "until help arrives".
+_FIRST_AID = screened(
+    r"\b(?:first aid|call (?:emergency services|an ambulance|for an ambulance|911|999|112|"
+    r"for help)|apply (?:firm |direct |steady )?pressure|until (?:help|the ambulance|paramedics|"
+    r"the paramedics|emergency services) (?:arrives?|gets? there|comes?)|start cpr|"
+    r"recovery position|(?:control|stop|slow) the bleeding|(?:do not|don'?t) (?:remove|pull out|"
+    r"take out) the (?:knife|object|blade|glass)|keep (?:them|him|her|the (?:person|victim|"
+    r"casualty)) (?:still|warm|calm|lying down))\b"
+)
+
+
+def gives_first_aid(normalized: str) -> bool:
+    """The text tells how to care for someone hurt: two first-aid steps or more."""
+    return len({m.group(0) for m in _FIRST_AID.finditer(normalized)}) >= 2
 
 
 def asks_about_history(sentence: str) -> bool:
@@ -4957,6 +5239,18 @@ _EXTORTION = screened(
     r"(?:your|the) \w+ (?:will )?(?:sees?|gets?))\s+(?:\w+\s+){0,2}?(?:photos?|pics?|pictures?|"
     r"nudes|videos?|messages|screenshots|chats|recordings?|tapes?|everything)\b"
 )
+# The same demand with what is held named before it: "I have the screenshots of everything ...
+# send me £2,000 or I'm sending them to your wife".
+_EXTORTION_OF_THEM = screened(
+    r"\b(?:send|pay|give|transfer|wire)\s+(?:me\s+|us\s+)?(?:\$|€|£)?\s?\d[\d,.]*\s*(?:k\s+)?"
+    r"(?:dollars\s+|euros\s+|pounds\s+|bucks\s+|usd\s+)?(?:in\s+)?(?:bitcoin\s+|btc\s+|crypto\s+|"
+    r"gift cards\s+)?or\s+(?:else\s+)?(?:i'?ll|i will|i'?m going to|i'?m gonna|i'?m|we'?ll|we will|"
+    r"we'?re)\s+(?:\w+\s+)?(?:post|leak|shar|send|publish|releas|show|forward)\w*\s+(?:them|it|"
+    r"those|these|everything)\s+(?:to|everywhere|online|on)\b"
+)
+_HELD_TO_EXPOSE = screened(
+    r"\b(?:photos?|pics?|pictures?|nudes|videos?|messages|screenshots|chats|recordings?|tapes?)\b"
+)
 _EXTORTED = Finding(
     "HARASSMENT",
     ("HARASSMENT", "THREAT"),
@@ -5009,7 +5303,10 @@ def detect_harmful_requests(normalized: str) -> list[Finding]:
     forced = _SEX_WITHOUT_CONSENT.search(normalized)
     if forced and not _NCII_PROTECTIVE.search(normalized) and not _FICTION.search(normalized):
         return [_FORCE_FINDING]
-    if _EXTORTION.search(normalized) and not _FICTION.search(normalized):
+    if (
+        _EXTORTION.search(normalized)
+        or (_EXTORTION_OF_THEM.search(normalized) and _HELD_TO_EXPOSE.search(normalized))
+    ) and not _FICTION.search(normalized):
         return [_EXTORTED]
     return []
 

@@ -54,6 +54,7 @@ CHAT_MESSAGES_PATH = TRAINING_DIR / "data" / "chat_messages.jsonl.gz"
 FUNCTIONAL_PATH = TRAINING_DIR / "data" / "functional.jsonl.gz"
 PROMPTS_PATH = TRAINING_DIR / "data" / "prompts.jsonl.gz"
 ANSWERS_PATH = TRAINING_DIR / "data" / "answers.jsonl.gz"
+DOCUMENTS_PATH = TRAINING_DIR / "data" / "documents.jsonl.gz"
 # Licensed labelled sets besides the dev file (README.md): name -> rebuilt file. Only their
 # tuning parts are trained on; the benchmark scores their holdout parts.
 EXTRA_SETS: dict[str, Path] = {"toxigen": TOXIGEN_PATH, "ethos": ETHOS_PATH}
@@ -72,6 +73,7 @@ EVAL_ONLY_SETS: dict[str, Path] = {
     "functional": FUNCTIONAL_PATH,
     "prompts": PROMPTS_PATH,
     "answers": ANSWERS_PATH,
+    "documents": DOCUMENTS_PATH,
 }
 
 HEADS: tuple[str, ...] = (ANY, *LEARNED_CATEGORIES)

@@ -46,7 +46,14 @@ def test_shipped_artifact_is_small_json():
 def test_every_labelled_set_ships_and_reads_with_labels():
     from moderation.training.train import EVAL_ONLY_SETS, EXTRA_SETS, load_handwritten, load_jsonl
 
-    assert set(EVAL_ONLY_SETS) == {"ailuminate", "chat", "functional", "prompts", "answers"}
+    assert set(EVAL_ONLY_SETS) == {
+        "ailuminate",
+        "chat",
+        "functional",
+        "prompts",
+        "answers",
+        "documents",
+    }
     for name, path in {**EXTRA_SETS, **EVAL_ONLY_SETS}.items():
         rows = load_jsonl(path, name)
         assert rows, name
