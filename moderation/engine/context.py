@@ -353,8 +353,9 @@ _BENIGN: tuple[tuple[Screened, str | None], ...] = tuple(
         ),
         (
             r"\b(?:kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|destroy(?:s|ed|ing)?|demolish(?:es|ed|"
-            r"ing)?)\s+(?P<task>(?:an?|the|this|that)\s+(?:workout|exam|test|"
-            r"interview|presentation|song|set|solo|performance|level|round|match|game)\b)",
+            r"ing)?)\s+(?P<task>(?:an?|the|this|that)\s+(?:karaoke\s+)?(?:workout|exam|test|"
+            r"interview|presentation|song|set|solo|performance|level|round|match|game|karaoke|"
+            r"cover|audition|speech|dance)\b)",
             r"ace \g<task>",
         ),
         # A team beating its rival: "our team is going to slaughter them on Saturday", "the lads
@@ -889,6 +890,8 @@ _HOSTILE = screened(
     r"schools))\b"
 )
 _SUPPORT = screened(
+    # "Trans kids are kids first".
+    r"\bare (?:\w+ )?(?:kids|children|people|humans|human beings|students|teenagers) first\b|"
     r"\b(?:(?:never|not|won'?t ever) stop (?:respecting|loving|supporting|defending|welcoming|"
     r"standing (?:up )?(?:for|with)|fighting for)|love|loves|loved|lovely|proud|welcome|welcoming|"
     r"respect|respected|respecting|support|supports|supporting|celebrate|celebrating|"
@@ -1049,6 +1052,12 @@ _COUNTER = screened(
     r"news of )?(?:people|animals|kids|children|anyone|someone|innocent \w+) (?:get|getting|being) "
     r"(?:hurt|killed|beaten|tortured|abused|shot|stabbed|hit|bullied|mistreated|attacked|"
     r"beheaded|executed|their heads cut off)\b(?![^.!?]*\b(?:but|yet|however|though|except)\b)|"
+    # A claim reported and its speakers said to repeat a myth: "when people say gay men are
+    # predators, they are repeating a myth".
+    r"\b(?:when|if) (?:people|they|someone|some people|others|you|folks) (?:says?|claims?|tells? "
+    r"you|argues?|insists?)\b[^.!?]{1,80}?,\s*(?:they|you)(?:'re| are)\s+(?:just |only |simply )?"
+    r"(?:repeating|spreading|parroting|peddling|pushing)\s+(?:a |an |the |old )?(?:\w+ )?(?:myth|"
+    r"lie|stereotype|propaganda|nonsense|falsehood|conspiracy theory)\b|"
     # Tired of hearing a claim: "I'm sick of hearing that disabled people are a burden".
     r"\b(?:sick|tired) (?:and tired )?of (?:hearing|reading|people (?:saying|claiming|"
     r"pretending)|being told) that\b|"
@@ -1495,7 +1504,9 @@ def only_things_named(content: str, normalized: str) -> bool:
 _KIND_SAID = screened(
     r"^\s*(?:(?:all|most|these|those|the|some|many|any)\s+)?(?P<subject>(?:[a-z-]+\s+){0,2}?"
     r"(?:[a-z-]+s|people|folk|anyone|anybody|everyone|everybody|someone))(?:\s+(?:who|that)\s+"
-    r"(?P<conduct>[^.!?]{1,60}?))?\s+(?:are|is|'re)\s+(?P<said>[^.!?]{1,80})"
+    # ... or where they do it: "cheaters in online games are the worst".
+    r"(?P<conduct>[^.!?]{1,60}?)|\s+(?:in|on|at)\s+(?P<where>(?:[a-z-]+\s+){0,2}?[a-z-]+))?\s+"
+    r"(?:are|is|'re)\s+(?P<said>[^.!?]{1,80})"
 )
 # Someone pointed at: the reader, a third person, or one's own ("my neighbours"); the writer as
 # the one who feels it ("I hate going") points at no one.
@@ -1537,7 +1548,8 @@ def abuses_a_kind_of_conduct(sentence: str) -> bool:
         # The dislike is the abuse; what follows may add more, never a fate or violence.
         return not (lexicon.VIOLENCE_RE.search(sentence) or _HOSTILE_FATE.search(sentence))
     conduct = found.group("conduct") or ""
-    if _STANDS_FOR_A_GROUP.search(conduct):
+    where = found.group("where") if _KIND_SAID.owns(found) else None
+    if _STANDS_FOR_A_GROUP.search(conduct) or (where and _STANDS_FOR_A_GROUP.search(where)):
         return False  # "people who wear hijabs are scum": the conduct names a group
     said = found.group("said")
     # Violence in what they are said to do is the conduct ("people who kick puppies are
@@ -1765,9 +1777,15 @@ def _near_a_group_word(word: str) -> bool:
 
 
 _HOSTILE_FATE = screened(
-    r"\b(?:should|must|need to|deserve to|ought to)\b(?! be (?:called out|held (?:to )?account\w*|"
-    r"reported|challenged|critici[sz]ed|ashamed|exposed|ignored|fired|voted out|named and "
-    r"shamed)\b)|\b(?:die|dead|killed|shot|hanged|burn)\b"
+    r"\b(?:should|must|need to|deserve to|ought to)\b(?! (?:be (?:called out|held (?:to )?"
+    r"account\w*|reported|challenged|critici[sz]ed|ashamed|exposed|ignored|fired|voted out|named "
+    r"and shamed|"
+    # What a court, a league or an employer does: "bribe takers should go to prison", "the
+    # whole team should be traded".
+    r"jailed|prosecuted|arrested|charged|punished|fined|banned|suspended|disqualified|traded|"
+    r"benched|dropped|sacked|replaced|sent off|relegated)|go to (?:prison|jail)|get (?:banned|"
+    r"fined|sacked|fired|benched)|resign|retire|step down)\b)|\b(?:die|dead|killed|shot|hanged|"
+    r"burn)\b"
 )
 
 
@@ -2216,7 +2234,17 @@ def supportive(sentence: str) -> bool:
     # neighbours"), not any sentence with a kind word in it ("I'd love to see him shot"), nor
     # one that denies them ("gay people should not be accepted").
     kind = [m for m in _SUPPORT.finditer(unquoted) if not denied_before(unquoted, m.start())]
-    return bool(kind) and names_a_group(unquoted)
+    if bool(kind) and names_a_group(unquoted):
+        return True
+    # "Let them play sports with their friends": what people may do, granted, of those just named.
+    let = _LET_THEM.search(unquoted)
+    return let is not None and not denied_before(unquoted, let.start())
+
+
+_LET_THEM = screened(
+    r"^\W*(?:just )?let them (?:play|marry|live|love|be themselves|compete|serve|adopt|vote|"
+    r"worship|pray|study|work|speak|dress|be happy|be kids)\b"
+)
 
 
 _CLAUSE_BREAK = screened(r"[,;:.!?]")

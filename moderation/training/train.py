@@ -55,6 +55,7 @@ FUNCTIONAL_PATH = TRAINING_DIR / "data" / "functional.jsonl.gz"
 PROMPTS_PATH = TRAINING_DIR / "data" / "prompts.jsonl.gz"
 ANSWERS_PATH = TRAINING_DIR / "data" / "answers.jsonl.gz"
 DOCUMENTS_PATH = TRAINING_DIR / "data" / "documents.jsonl.gz"
+FUNCTIONAL_NEW_PATH = TRAINING_DIR / "data" / "functional_new.jsonl.gz"
 # Licensed labelled sets besides the dev file (README.md): name -> rebuilt file. Only their
 # tuning parts are trained on; the benchmark scores their holdout parts.
 EXTRA_SETS: dict[str, Path] = {"toxigen": TOXIGEN_PATH, "ethos": ETHOS_PATH}
@@ -74,6 +75,7 @@ EVAL_ONLY_SETS: dict[str, Path] = {
     "prompts": PROMPTS_PATH,
     "answers": ANSWERS_PATH,
     "documents": DOCUMENTS_PATH,
+    "functional_new": FUNCTIONAL_NEW_PATH,
 }
 
 HEADS: tuple[str, ...] = (ANY, *LEARNED_CATEGORIES)

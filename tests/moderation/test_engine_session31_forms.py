@@ -389,3 +389,45 @@ def test_reported_words_alone_stay_reported():
     """The clause after a report is read on its own only when it carries the flag itself."""
     v = moderate("She said I was a worthless idiot, and I cried all night.")
     assert v.status != "DISALLOWED", v.detected_signals
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A claim reported and its speakers said to repeat a myth (policy 2026.12.90).
+        "When people say gay men are predators, they are repeating a myth with no evidence "
+        "behind it.",
+        "If someone tells you immigrants are criminals, they're just spreading an old lie.",
+        # A group spoken of kindly: kids first, what they may do granted.
+        "Trans kids are kids first. Let them play sports with their friends.",
+        "Refugee children are children first.",
+        # A kind of people picked out by conduct or a team, met with what a court or a league
+        # does.
+        "Politicians who take bribes are crooks and should go to prison.",
+        "Cheaters in online games are the worst, I wish they'd all get banned.",
+        "The Yankees are garbage this season, the whole team should be traded.",
+        # A song done badly, said as a boast.
+        "I'm going to murder this karaoke song tonight, wish me luck.",
+    ],
+)
+def test_statements_that_only_sound_hostile_are_not_flagged(text):
+    assert_not_flagged(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # The same shapes, hostile.
+        ("When people say gay men are predators, they are telling the truth.", "HATE_SPEECH"),
+        ("Trans kids are mentally ill. Let them rot in their confusion.", "HATE_SPEECH"),
+        ("Politicians who take bribes are crooks and should be shot.", "VIOLENCE"),
+        ("People in wheelchairs are useless and should stay home.", "HARASSMENT"),
+    ],
+)
+def test_the_same_shapes_stay_flagged_when_hostile(text, category):
+    v = moderate(text)
+    assert v.status == "DISALLOWED" and category in (v.category, *v.detected_signals), (
+        text,
+        v.category,
+        v.detected_signals,
+    )

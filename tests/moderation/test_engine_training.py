@@ -53,6 +53,7 @@ def test_every_labelled_set_ships_and_reads_with_labels():
         "prompts",
         "answers",
         "documents",
+        "functional_new",
     }
     for name, path in {**EXTRA_SETS, **EVAL_ONLY_SETS}.items():
         rows = load_jsonl(path, name)
