@@ -246,6 +246,14 @@ class _Sentences:
     def quoted(self, text: str, category: str, learned: bool, thresholds: dict[str, float]) -> bool:
         """The flag comes from quoted or reported words in this sentence."""
         reported = rules.QUOTED_PHRASE.search(text)
+        if (
+            reported
+            and reported.group(0).endswith(("says", "yells", "shouts", "writes", "posts"))
+            and _CONDITION_BEFORE.search(text, max(0, reported.start() - 12), reported.start())
+        ):
+            # "I'm going to break his jaw if he says that again": what someone may yet say, a
+            # condition, not a report (not "when she said", which tells what was said).
+            reported = None
         if reported:
             # What is reported ends with its clause: in "we share the stupidest things she says,
             # and we're all going to ignore her until she quits" the rest is the writer's own.
@@ -259,6 +267,8 @@ class _Sentences:
         return not self.rest_fires(rest, category, learned, thresholds)
 
 
+# "if he says", "next time she calls me": what someone may say, set as a condition.
+_CONDITION_BEFORE = screened(r"\b(?:if|when|unless|once|next time|the moment|as soon as)\s+$")
 # Where a reported clause gives way to the writer's own: ", and", ", but", ";".
 _CLAUSE_AFTER_REPORT = screened(r",\s*(?:and|but|so)\b|;")
 

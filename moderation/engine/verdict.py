@@ -14,7 +14,7 @@ from core.text import storable_text
 from .vocabulary import ACTIONS, AMBIGUITY_REASONS, CATEGORIES, SAFE, SEVERITIES, STATUSES
 
 # Bump whenever the built-in policy set changes: the rules, lexicons, thresholds or model.
-POLICY_VERSION = "nova-moderation-2026.12.90"
+POLICY_VERSION = "nova-moderation-2026.12.91"
 
 
 def count_tokens(text: str) -> int:

@@ -431,3 +431,22 @@ def test_the_same_shapes_stay_flagged_when_hostile(text, category):
         v.category,
         v.detected_signals,
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm going to break his jaw if he says that again.",
+        "Next time she says that about my mum I'll smash her face in.",
+    ],
+)
+def test_what_someone_may_yet_say_is_a_condition_not_a_report(text):
+    """Policy 2026.12.91: "if he says" sets a condition on a threat; it reports nothing."""
+    v = moderate(text)
+    assert (v.status, v.category) == ("DISALLOWED", "VIOLENCE"), (text, v.detected_signals)
+    assert "THREAT" in v.detected_signals
+
+
+def test_a_threat_someone_said_is_still_reported():
+    v = moderate("He said he's going to break my jaw if I talk to her again.")
+    assert v.status != "DISALLOWED", v.detected_signals
