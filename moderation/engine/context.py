@@ -2211,6 +2211,13 @@ def asserted(sentence: str) -> str:
     return m.group("lead") + positive + rest
 
 
+# What people may do, granted, of those just named: "let them play sports with their friends".
+_LET_THEM = screened(
+    r"^\W*(?:just )?let them (?:play|marry|live|love|be themselves|compete|serve|adopt|vote|"
+    r"worship|pray|study|work|speak|dress|be happy|be kids)\b"
+)
+
+
 def supportive(sentence: str) -> bool:
     """A sentence that speaks well of people, or negates or condemns hostility, with no hostile
     word outside a negation or a quote."""
@@ -2236,15 +2243,8 @@ def supportive(sentence: str) -> bool:
     kind = [m for m in _SUPPORT.finditer(unquoted) if not denied_before(unquoted, m.start())]
     if bool(kind) and names_a_group(unquoted):
         return True
-    # "Let them play sports with their friends": what people may do, granted, of those just named.
     let = _LET_THEM.search(unquoted)
     return let is not None and not denied_before(unquoted, let.start())
-
-
-_LET_THEM = screened(
-    r"^\W*(?:just )?let them (?:play|marry|live|love|be themselves|compete|serve|adopt|vote|"
-    r"worship|pray|study|work|speak|dress|be happy|be kids)\b"
-)
 
 
 _CLAUSE_BREAK = screened(r"[,;:.!?]")

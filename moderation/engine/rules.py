@@ -1194,17 +1194,15 @@ _DEATH_CALLED = screened(
     rf"put (?:a|one) (?:bullet|round) in)\s+(?:him|her|{_THREATENED})\b(?!\s+off\b)"
 )
 # A third person's head or face as the target: "I'll smash his face into the pavement".
-_THEIR_HEAD = (
-    r"(?:his|her|their) (?:\w+ )?(?:face|head|skull|neck|throat|jaw|kneecaps?|ribs|teeth|nose|"
-    r"spine)"
-)
+_HEAD_PARTS = r"(?:face|head|skull|neck|throat|jaw|kneecaps?|ribs|teeth|nose|spine)"
+_THEIR_HEAD = rf"(?:his|her|their) (?:\w+ )?{_HEAD_PARTS}"
 _HEAD_THREAT = screened(rf"{_I_WILL}{_HARM_VERB}\w*\s+(?:\w+\s+)?{_THEIR_HEAD}\b")
 # The harm as the second act of a plan: "I'm going to wait for him after his shift and smash his
 # face", "I'll find her and kill her".
 _CHAINED_THREAT = screened(
     rf"{_I_WILL}[^.!?;]{{0,80}}?\band (?:then )?(?:kill|murder|stab|shoot|strangle|slit|behead|"
     rf"torture|smash|break|bash|cave in|crack|beat)\w*\s+(?:\w+\s+)?(?:{_THEIR_HEAD}|your "
-    rf"(?:\w+ )?(?:face|head|skull|neck|throat|jaw|kneecaps?|ribs|teeth|nose|spine))\b|"
+    rf"(?:\w+ )?{_HEAD_PARTS})\b|"
     rf"{_I_WILL}[^.!?;]{{0,80}}?\band (?:then )?(?:kill|murder|stab|shoot|strangle|behead|"
     rf"torture)\w*\s+(?:him|her|them|you)\b"
 )
@@ -1816,11 +1814,9 @@ def detect_violence(normalized: str) -> list[Finding]:
     details = set(_PLAN_DETAIL.findall(normalized))
     cause = _EXTREMIST_CAUSE.search(normalized)
     seen: dict[tuple[str, ...], Finding] = {}
-    recourse = _RECOURSE.search(normalized)
+    recourse = bool(_RECOURSE.search(normalized))
     for sentence in sentences(normalized):
-        for finding in _violence_in(sentence, details, cause):
-            if finding.signals == ("MILD_THREAT",) and recourse and _only_regret(sentence):
-                continue  # "You will regret this" beside a lawsuit or a complaint: no violence
+        for finding in _violence_in(sentence, details, cause, recourse):
             seen.setdefault(finding.signals, finding)
     # Threats told across sentences: a reckoning for a place's people with a day set, a home
     # found and a visit promised.
@@ -1896,7 +1892,11 @@ def detect_violence(normalized: str) -> list[Finding]:
     return strongest or found[:1]
 
 
-def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None) -> list[Finding]:
+def _violence_in(
+    normalized: str, details: set[str], cause: re.Match[str] | None, recourse: bool = False
+) -> list[Finding]:
+    """The threats and plans of one sentence; `details`, `cause` and `recourse` (a lawsuit or a
+    complaint named) are read from the whole text."""
     findings: list[Finding] = []
     not_serious = bool(_NOT_SERIOUS.search(normalized)) or jocular(normalized)
     negated = bool(_NEGATED.search(normalized))
@@ -1967,7 +1967,14 @@ def _violence_in(normalized: str, details: set[str], cause: re.Match[str] | None
             findings.append(
                 Finding("VIOLENCE", ("THREAT",), "HIGH", 0.9, "Threatens to kill or hurt someone.")
             )
-    elif _MILD_THREAT.search(normalized) and not not_serious and not negated and not self_defence:
+    elif (
+        _MILD_THREAT.search(normalized)
+        and not not_serious
+        and not negated
+        and not self_defence
+        # "You will regret this" beside a lawsuit or a complaint: no violence.
+        and not (recourse and _only_regret(normalized))
+    ):
         findings.append(
             Finding("VIOLENCE", ("MILD_THREAT",), "MEDIUM", 0.7, "Contains an intimidating threat.")
         )
@@ -3492,7 +3499,7 @@ def detect_self_harm(normalized: str) -> list[Finding]:
         if ready and not _RECOVERY.search(normalized) and not _FICTION.search(normalized):
             live = (ready, normalized)
         elif decided and not _FICTION.search(normalized):
-            # Read in its own sentence, where no helpline is named.
+            # Read on the words that ask alone: the helpline it names is refused, not sought.
             live = (decided, decided.group(0))
     if live is None:
         gone = _GONE.search(normalized)
@@ -5231,26 +5238,30 @@ _FRAUD_REQUEST = Finding(
 )
 # Money demanded under a threat to expose someone: "send me $500 in bitcoin or I'll post the
 # photos everywhere", "pay me 2,000 euros or your wife sees the video".
-_EXTORTION = screened(
+# Money demanded, "or" what follows: "send me $500 in bitcoin or ...".
+_MONEY_OR = (
     r"\b(?:send|pay|give|transfer|wire)\s+(?:me\s+|us\s+)?(?:\$|€|£)?\s?\d[\d,.]*\s*(?:k\s+)?"
     r"(?:dollars\s+|euros\s+|pounds\s+|bucks\s+|usd\s+)?(?:in\s+)?(?:bitcoin\s+|btc\s+|crypto\s+|"
-    r"gift cards\s+)?or\s+(?:else\s+)?(?:(?:i'?ll|i will|i'?m going to|i'?m gonna|we'?ll|"
+    r"gift cards\s+)?or\s+(?:else\s+)?"
+)
+# What is held over someone: their photos, messages, recordings.
+_EXPOSABLE = (
+    r"(?:photos?|pics?|pictures?|nudes|videos?|messages|screenshots|chats|recordings?|tapes?)"
+)
+_EXTORTION = screened(
+    rf"{_MONEY_OR}(?:(?:i'?ll|i will|i'?m going to|i'?m gonna|we'?ll|"
     r"we will)\s+(?:\w+\s+)?(?:post|leak|share|send|publish|release|show|forward)|"
-    r"(?:your|the) \w+ (?:will )?(?:sees?|gets?))\s+(?:\w+\s+){0,2}?(?:photos?|pics?|pictures?|"
-    r"nudes|videos?|messages|screenshots|chats|recordings?|tapes?|everything)\b"
+    rf"(?:your|the) \w+ (?:will )?(?:sees?|gets?))\s+(?:\w+\s+){{0,2}}?(?:{_EXPOSABLE}|"
+    r"everything)\b"
 )
 # The same demand with what is held named before it: "I have the screenshots of everything ...
 # send me £2,000 or I'm sending them to your wife".
 _EXTORTION_OF_THEM = screened(
-    r"\b(?:send|pay|give|transfer|wire)\s+(?:me\s+|us\s+)?(?:\$|€|£)?\s?\d[\d,.]*\s*(?:k\s+)?"
-    r"(?:dollars\s+|euros\s+|pounds\s+|bucks\s+|usd\s+)?(?:in\s+)?(?:bitcoin\s+|btc\s+|crypto\s+|"
-    r"gift cards\s+)?or\s+(?:else\s+)?(?:i'?ll|i will|i'?m going to|i'?m gonna|i'?m|we'?ll|we will|"
+    rf"{_MONEY_OR}(?:i'?ll|i will|i'?m going to|i'?m gonna|i'?m|we'?ll|we will|"
     r"we'?re)\s+(?:\w+\s+)?(?:post|leak|shar|send|publish|releas|show|forward)\w*\s+(?:them|it|"
     r"those|these|everything)\s+(?:to|everywhere|online|on)\b"
 )
-_HELD_TO_EXPOSE = screened(
-    r"\b(?:photos?|pics?|pictures?|nudes|videos?|messages|screenshots|chats|recordings?|tapes?)\b"
-)
+_HELD_TO_EXPOSE = screened(rf"\b{_EXPOSABLE}\b")
 _EXTORTED = Finding(
     "HARASSMENT",
     ("HARASSMENT", "THREAT"),

@@ -178,6 +178,15 @@ def test_first_aid_for_a_wound_is_care_not_violence():
     )
     assert rules.gives_first_aid(text.lower())
     assert_not_flagged(text)
+    # Contract 10: a learned flag that context softens is logged with its doubt said.
+    v = moderate(text)
+    assert (v.status, v.action, v.uncertainty_flag, v.ambiguity_reason) == (
+        "ALLOWED",
+        "LOG_ONLY",
+        True,
+        "CONTEXT_MISSING",
+    )
+    assert v.confidence < 1.0 and v.banned_days is None
 
 
 def test_first_aid_words_around_a_threat_do_not_hide_it():
